@@ -1,0 +1,147 @@
+"""Reading a scenario directory: safe YAML, pydantic validation, cross-file checks, compile."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from cheren.scenario.checks import cross_check
+from cheren.scenario.compiled import Scenario
+from cheren.scenario.errors import Problem, ScenarioError
+from cheren.scenario.models import ChitChart, CombatTable, CounterSheet, MapData, ScenarioFile, TerrainKey
+
+M = TypeVar("M", bound=BaseModel)
+
+SCENARIO_FILE = "scenario.yaml"
+BUNDLED = Path(__file__).resolve().parents[2] / "scenarios" / "road_to_cheren"
+
+FILE_MODELS: dict[str, type[BaseModel]] = {
+    "terrain": TerrainKey,
+    "map": MapData,
+    "counters": CounterSheet,
+    "crt": CombatTable,
+    "chits": ChitChart,
+}
+
+
+def bundled_scenario_dir() -> Path:
+    """The directory of the bundled Road to CHEREN reconstruction."""
+    return BUNDLED
+
+
+def read_yaml(path: Path, problems: list[Problem]) -> dict[str, Any] | None:
+    name = path.name
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        problems.append(Problem(name, None, f"file not found: {path}"))
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.append(Problem(name, None, f"cannot read {path}: {exc}"))
+        return None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        reason = getattr(exc, "problem", None) or str(exc)
+        problems.append(Problem(name, None, f"not valid YAML{where}: {reason}"))
+        return None
+    if not isinstance(data, dict):
+        problems.append(Problem(name, None, f"the file must hold a mapping of fields, not {type(data).__name__}"))
+        return None
+    return data
+
+
+def validate_model(model: type[M], data: dict[str, Any], file: str, problems: list[Problem]) -> M | None:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        for err in exc.errors():
+            problems.append(Problem(file, _field_path(err["loc"], data), _message(err)))
+        return None
+
+
+def _message(err: Any) -> str:
+    msg = str(err["msg"])
+    # pydantic prefixes messages raised in validators; the prefix says nothing to a data editor
+    for prefix in ("Value error, ", "Assertion failed, "):
+        if msg.startswith(prefix):
+            msg = msg[len(prefix) :]
+    if err["type"] == "extra_forbidden":
+        msg = "unknown field (check the spelling; see `cheren schema`)"
+    if err["type"] == "missing":
+        msg = "required field is missing"
+    return msg
+
+
+def _field_path(loc: tuple[Any, ...], data: Any) -> str:
+    """('counters', 3, 'arrival') -> "counters[3] (ind_5).arrival", naming list items by id."""
+    out = ""
+    node = data
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+            node = node[part] if isinstance(node, list) and 0 <= part < len(node) else None
+            if isinstance(node, dict):
+                ident = node.get("id") or node.get("key") or node.get("name")
+                if isinstance(ident, str):
+                    out += f" ({ident})"
+        else:
+            # discriminated-union and before-validator tags are not fields a person wrote
+            if isinstance(node, dict) and part not in node and out:
+                if part in ("function-before[_from_text(), Provenance]",):
+                    continue
+            out += ("." if out else "") + str(part)
+            node = node.get(part) if isinstance(node, dict) else None
+    return out or "(top level)"
+
+
+def load_scenario(directory: str | Path | None = None) -> Scenario:
+    """Load, validate and compile a scenario directory (the bundled one by default).
+
+    Raises :class:`ScenarioError` listing every problem found, each naming its file and field.
+    """
+    root = Path(directory) if directory is not None else BUNDLED
+    problems: list[Problem] = []
+    if not root.is_dir():
+        raise ScenarioError([Problem(str(root), None, "scenario directory not found")])
+    top = read_yaml(root / SCENARIO_FILE, problems)
+    if top is None:
+        raise ScenarioError(problems)
+    scenario_file = validate_model(ScenarioFile, top, SCENARIO_FILE, problems)
+    if scenario_file is None:
+        raise ScenarioError(problems)
+
+    parts: dict[str, BaseModel] = {}
+    for role, model in FILE_MODELS.items():
+        filename = scenario_file.files.get(role)  # type: ignore[call-overload]
+        if filename is None:
+            problems.append(Problem(SCENARIO_FILE, f"files.{role}", f"no file given for the {role} data"))
+            continue
+        data = read_yaml(root / filename, problems)
+        if data is None:
+            continue
+        parsed = validate_model(model, data, filename, problems)
+        if parsed is not None:
+            parts[role] = parsed
+    if problems:
+        raise ScenarioError(problems)
+
+    terrain = parts["terrain"]
+    map_data = parts["map"]
+    counters = parts["counters"]
+    crt = parts["crt"]
+    chits = parts["chits"]
+    assert isinstance(terrain, TerrainKey) and isinstance(map_data, MapData)
+    assert isinstance(counters, CounterSheet) and isinstance(crt, CombatTable)
+    assert isinstance(chits, ChitChart)
+    names = {role: scenario_file.files[role] for role in FILE_MODELS}  # type: ignore[index]
+    cross_check(scenario_file, terrain, map_data, counters, crt, chits, names, problems)
+    if problems:
+        raise ScenarioError(problems)
+    return Scenario(root, scenario_file, terrain, map_data, counters, crt, chits)
+
