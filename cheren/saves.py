@@ -1,0 +1,239 @@
+"""Positions as versioned JSON (never pickle).  Saving is deterministic, so save -> load -> save
+gives identical bytes; loading checks everything and names the file and field at fault."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from cheren.dice import Dice
+from cheren.hexes import Hex
+from cheren.scenario.compiled import Scenario
+from cheren.scenario.loader import FILE_MODELS, SCENARIO_FILE
+from cheren.scenario.models import Phase, Side
+from cheren.state import ChitState, Position, Status, Supply, UnitState, chit_key
+
+FORMAT = "cheren-position"
+VERSION = 1
+
+
+class SaveError(ValueError):
+    """A save file that cannot be read; the message names the file and the field."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class _ScenarioRef(_Strict):
+    name: str
+    digest: str
+
+
+class _Unit(_Strict):
+    status: Status
+    hex: str | None = Field(None, pattern=r"^\d{4}$")
+    steps_lost: int = Field(0, ge=0)
+    supply: Supply | None = None
+    side: Side
+    defected: bool = False
+
+
+class _Chits(_Strict):
+    hands: dict[Side, list[str]]
+    cup: list[str]
+    played: list[str] = Field(default_factory=list)
+    removed: list[str] = Field(default_factory=list)
+
+
+class _Dice(_Strict):
+    seed: int = Field(ge=0)
+    state: str = Field(pattern=r"^0x[0-9a-f]+$")
+
+
+class PositionFile(_Strict):
+    format: Literal["cheren-position"]
+    version: int
+    scenario: _ScenarioRef
+    turn: int = Field(ge=1, le=12)
+    side: Side
+    phase: Phase
+    units: dict[str, _Unit]
+    allied_control: list[str]
+    garrisons_released: list[str]
+    chits: _Chits
+    dice: _Dice
+
+
+def scenario_digest(scenario: Scenario) -> str:
+    """A fingerprint of the scenario files, so a save is never applied to different data."""
+    h = hashlib.sha256()
+    for name in [SCENARIO_FILE, *(scenario.info.files[role] for role in FILE_MODELS)]:  # type: ignore[index]
+        h.update(name.encode())
+        h.update((scenario.directory / name).read_bytes())
+    return h.hexdigest()[:16]
+
+
+def position_to_dict(position: Position) -> dict[str, Any]:
+    s = position.scenario
+    units: dict[str, Any] = {}
+    for uid in s.units:
+        u = position.units[uid]
+        entry: dict[str, Any] = {"status": u.status.value}
+        if u.hex is not None:
+            entry["hex"] = u.hex.label
+        entry["steps_lost"] = u.steps_lost
+        entry["supply"] = u.supply.value if u.supply else None
+        entry["side"] = u.side.value
+        if u.defected:
+            entry["defected"] = True
+        units[uid] = entry
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "scenario": {"name": s.name, "digest": scenario_digest(s)},
+        "turn": position.turn,
+        "side": position.side.value,
+        "phase": position.phase.value,
+        "units": units,
+        "allied_control": sorted(position.allied_control),
+        "garrisons_released": sorted(position.released),
+        "chits": {
+            "hands": {side.value: list(position.chits.hands[side]) for side in Side},
+            "cup": list(position.chits.cup),
+            "played": list(position.chits.played),
+            "removed": list(position.chits.removed),
+        },
+        "dice": {"seed": position.dice.seed, "state": f"{position.dice.state:#x}"},
+    }
+
+
+def dumps(position: Position) -> str:
+    return json.dumps(position_to_dict(position), indent=2, ensure_ascii=False) + "\n"
+
+
+def save_position(position: Position, path: str | Path) -> None:
+    """Write atomically: a failed save never leaves a truncated file behind."""
+    target = Path(path)
+    text = dumps(position)
+    fd, tmp = tempfile.mkstemp(dir=target.parent or Path("."), prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load_position(path: str | Path, scenario: Scenario) -> Position:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SaveError(f"{p}: cannot read the save: {exc}") from exc
+    return loads(text, scenario, source=str(p))
+
+
+def loads(text: str, scenario: Scenario, source: str = "<save>") -> Position:
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SaveError(f"{source}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from exc
+    if not isinstance(raw, dict):
+        raise SaveError(f"{source}: a save holds a JSON object, not {type(raw).__name__}")
+    if raw.get("format") != FORMAT:
+        raise SaveError(f"{source}: format: not a cheren position file (format is {raw.get('format')!r})")
+    if raw.get("version") != VERSION:
+        raise SaveError(
+            f"{source}: version: this cheren reads position files of version {VERSION}, "
+            f"the file is version {raw.get('version')!r}"
+        )
+    try:
+        data = PositionFile.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(x) for x in err["loc"])
+        more = f" (and {len(exc.errors()) - 1} more problems)" if len(exc.errors()) > 1 else ""
+        raise SaveError(f"{source}: {where}: {err['msg']}{more}") from exc
+    return _build(data, scenario, source)
+
+
+def _build(data: PositionFile, s: Scenario, source: str) -> Position:
+    def fail(field: str, message: str) -> SaveError:
+        return SaveError(f"{source}: {field}: {message}")
+
+    if data.scenario.name != s.name:
+        raise fail("scenario.name", f"the save is for scenario {data.scenario.name!r}, not {s.name!r}")
+    digest = scenario_digest(s)
+    if data.scenario.digest != digest:
+        raise fail(
+            "scenario.digest",
+            f"the scenario data changed since this save was made (save {data.scenario.digest}, "
+            f"data now {digest}); load it with the scenario files it was made with",
+        )
+    missing = set(s.units) - set(data.units)
+    if missing:
+        raise fail("units", f"missing units: {', '.join(sorted(missing))}")
+    units: dict[str, UnitState] = {}
+    for uid, u in data.units.items():
+        field = f"units.{uid}"
+        if uid not in s.units:
+            raise fail(field, "no such unit in the scenario")
+        definition = s.units[uid]
+        if u.steps_lost >= definition.steps:
+            raise fail(f"{field}.steps_lost", f"{u.steps_lost} but the unit has {definition.steps} step(s)")
+        h: Hex | None = None
+        if u.status is Status.MAP:
+            if u.hex is None:
+                raise fail(f"{field}.hex", "a unit on the map needs a hex")
+            h = Hex.from_label(u.hex)
+            if h not in s.playable:
+                raise fail(f"{field}.hex", f"{u.hex} is not a playable hex")
+        elif u.hex is not None:
+            raise fail(f"{field}.hex", f"a unit with status {u.status.value} has no hex")
+        if u.defected and not definition.is_native:
+            raise fail(f"{field}.defected", "only native units defect")
+        units[uid] = UnitState(uid, u.side, u.status, h, u.steps_lost, u.supply, u.defected)
+    for i, town in enumerate(data.allied_control):
+        if town not in s.towns:
+            raise fail(f"allied_control[{i}]", f"no town named {town!r}")
+    for i, area in enumerate(data.garrisons_released):
+        if area not in s.garrison_areas:
+            raise fail(f"garrisons_released[{i}]", f"no garrison area {area!r}")
+    seen: set[str] = set()
+    for where, items in [
+        *((f"chits.hands.{side.value}", data.chits.hands.get(side, [])) for side in Side),
+        ("chits.cup", data.chits.cup),
+        ("chits.played", data.chits.played),
+        ("chits.removed", data.chits.removed),
+    ]:
+        for item in items:
+            if chit_key(item) not in s.chits:
+                raise fail(where, f"unknown chit {item!r}")
+            if item in seen:
+                raise fail(where, f"chit {item!r} is in two places")
+            seen.add(item)
+    chits = ChitState(
+        hands={side: list(data.chits.hands.get(side, [])) for side in Side},
+        cup=list(data.chits.cup),
+        played=list(data.chits.played),
+        removed=list(data.chits.removed),
+    )
+    return Position(
+        scenario=s,
+        units=units,
+        dice=Dice(data.dice.seed, int(data.dice.state, 16)),
+        turn=data.turn,
+        side=data.side,
+        phase=data.phase,
+        allied_control=set(data.allied_control),
+        released=set(data.garrisons_released),
+        chits=chits,
+    )

@@ -1,0 +1,50 @@
+"""The opening position, rule 5.0."""
+
+from __future__ import annotations
+
+from cheren.dice import Dice
+from cheren.scenario.compiled import Scenario
+from cheren.scenario.models import Side
+from cheren.state import ChitState, Position, Status, UnitState
+
+
+def chit_instances(scenario: Scenario, side: Side | None = None) -> list[str]:
+    """Every physical chit as ``key.n``, in chart order (duplicates numbered from 1)."""
+    return [
+        f"{chit.key}.{n}"
+        for chit in scenario.chit_chart.chits
+        if side is None or chit.side is side
+        for n in range(1, chit.count + 1)
+    ]
+
+
+def initial_position(scenario: Scenario, seed: int = 0) -> Position:
+    """Set up per rule 5.0: units on their setup towns, reinforcements in the pool, native units
+    at their villages on the Italian side, Kassala's Control marker, and four chits a side drawn
+    with the game's dice (Italians first, as 5.0 tells it), the rest in the common cup."""
+    dice = Dice(seed)
+    units: dict[str, UnitState] = {}
+    for uid, unit in scenario.units.items():
+        counter = unit.counter
+        if counter.native is not None:
+            units[uid] = UnitState(uid, unit.side, Status.MAP, scenario.village_hex(counter.native.village))
+        elif counter.arrival is not None and counter.arrival.turn is None:
+            units[uid] = UnitState(uid, unit.side, Status.MAP, scenario.letter_hex(counter.arrival.letter))
+        else:
+            units[uid] = UnitState(uid, unit.side, Status.POOL)
+
+    chits = ChitState()
+    hand = scenario.chit_chart.hand_size
+    for side in (Side.ITALIAN, Side.ALLIED):
+        own = chit_instances(scenario, side)
+        for _ in range(min(hand, len(own))):
+            chits.hands[side].append(own.pop(dice.below(len(own))))
+        chits.cup.extend(own)
+    chits.cup.sort()
+    return Position(
+        scenario=scenario,
+        units=units,
+        dice=dice,
+        allied_control=set(scenario.info.allied_control_at_start),
+        chits=chits,
+    )
