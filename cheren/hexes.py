@@ -72,7 +72,7 @@ class Hex(NamedTuple):
         try:
             return DIRECTIONS.index(delta)
         except ValueError:
-            raise ValueError(f"{other.label} is not adjacent to {self.label}") from None
+            raise ValueError(f"{_lbl(other)} is not adjacent to {_lbl(self)}") from None
 
     def ring(self, radius: int) -> list[Hex]:
         return ring(self, radius)

@@ -4,6 +4,7 @@ the file, the field and, for map data, the hex label; nothing here raises."""
 from __future__ import annotations
 
 from collections import Counter as Tally
+from collections.abc import Sequence
 
 from cheren.hexes import Hex, Hexside, parse_hexside, parse_label
 from cheren.scenario.errors import Problem
@@ -12,8 +13,10 @@ from cheren.scenario.models import (
     CombatTable,
     CounterSheet,
     MapData,
+    MapEdge,
     ScenarioFile,
     Side,
+    SupplySource,
     TerrainKey,
 )
 
@@ -118,7 +121,11 @@ def _check_places(m: MapData, playable: set[Hex], file: str, problems: list[Prob
             problems.append(
                 Problem(file, f"native_villages[{i}] ({village.name}).hex", "unplayable hex", hex=village.hex)
             )
-    for group, entries in (("allied_edges", m.allied_edges), ("supply_sources", m.supply_sources)):
+    groups: list[tuple[str, Sequence[MapEdge | SupplySource]]] = [
+        ("allied_edges", m.allied_edges),
+        ("supply_sources", m.supply_sources),
+    ]
+    for group, entries in groups:
         for i, entry in enumerate(entries):
             for label in entry.hexes:
                 field = f"{group}[{i}] ({entry.name}).hexes"

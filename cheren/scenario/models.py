@@ -82,7 +82,7 @@ class Side(StrEnum):
         return Side.ITALIAN if self is Side.ALLIED else Side.ALLIED
 
     @property
-    def title(self) -> str:
+    def adjective(self) -> str:
         return "Allied" if self is Side.ALLIED else "Italian"
 
 
