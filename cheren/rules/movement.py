@@ -1,0 +1,282 @@
+"""Movement, rules 9.0 and 9.1 with the ZoC effects of 4.0.
+
+Costs are kept as whole "ticks" (the smallest fraction of a movement point the terrain key
+uses, e.g. half points for roads) so sums are exact and comparisons never suffer rounding.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from weakref import WeakKeyDictionary
+
+from cheren.hexes import Hex, Hexside
+from cheren.rules.zoc import Zoc, zoc_map
+from cheren.scenario.compiled import Scenario
+from cheren.state import Position, Status, Supply
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """Moving from one hex into a neighbour: its cost in ticks, or why it is impossible."""
+
+    to: Hex
+    ticks: int  # -1: cannot be entered at all (unplayable or impassable terrain)
+    road: bool
+    river: bool
+    mountain: bool
+
+
+@dataclass(frozen=True)
+class MoveGraph:
+    scale: int  # ticks per movement point
+    river_ticks: int
+    edges: dict[Hex, tuple[Edge, ...]]
+
+    def mp(self, ticks: int) -> Fraction:
+        return Fraction(ticks, self.scale)
+
+
+_GRAPHS: WeakKeyDictionary[Scenario, MoveGraph] = WeakKeyDictionary()
+
+
+def move_graph(s: Scenario) -> MoveGraph:
+    """The static movement costs of a scenario's map, built once per scenario."""
+    graph = _GRAPHS.get(s)
+    if graph is None:
+        graph = _build_graph(s)
+        _GRAPHS[s] = graph
+    return graph
+
+
+def _ticks_scale(values: list[float]) -> int:
+    scale = 1
+    for v in values:
+        denominator = Fraction(v).limit_denominator(1000).denominator
+        scale = scale * denominator // math.gcd(scale, denominator)
+    return scale
+
+
+def _build_graph(s: Scenario) -> MoveGraph:
+    key = s.terrain_key
+    costs = [t.move_cost for t in key.terrain if t.move_cost is not None]
+    costs += [key.river.move_cost]
+    road_cost = key.road.move_cost
+    if road_cost is not None:
+        costs.append(road_cost)
+    scale = _ticks_scale(costs)
+
+    def ticks(mp: float) -> int:
+        return round(Fraction(mp).limit_denominator(1000) * scale)
+
+    # A hex "has a road" if any road hexside touches it; following a track onto such a hex
+    # pays the road cost (9.0: "from track onto road").
+    road_hexes = {h for side in s.road_sides for h in side}
+    edges: dict[Hex, tuple[Edge, ...]] = {}
+    for h in s.playable:
+        out = []
+        for n in h.neighbours():
+            info = s.hexes.get(n)
+            if info is None or not info.playable or info.move_cost is None:
+                if info is not None:
+                    out.append(Edge(n, -1, False, False, info.mountain))
+                continue
+            side = Hexside.between(h, n)
+            river = side in s.river_sides
+            on_road = road_cost is not None and (
+                side in s.road_sides or (side in s.track_sides and n in road_hexes)
+            )
+            if on_road:
+                assert road_cost is not None
+                cost = ticks(road_cost)
+            else:
+                cost = ticks(info.move_cost) + (ticks(key.river.move_cost) if river else 0)
+            out.append(Edge(n, cost, on_road, river, info.mountain))
+        edges[h] = tuple(out)
+    return MoveGraph(scale, ticks(key.river.move_cost), edges)
+
+
+# -- who may move ---------------------------------------------------------------------------
+def immobile_reason(position: Position, unit_id: str) -> tuple[str, str] | None:
+    """(rule, reason) if the unit may not move at all now, else None."""
+    unit = position.units[unit_id]
+    d = position.scenario.units[unit_id]
+    if unit.status is not Status.MAP:
+        return ("9.0", f"{d.name} is not on the map")
+    if d.type.air:
+        return ("11.3", f"{d.name} is the air support unit: it never moves on the map")
+    if d.counter.immobile:
+        return ("8.5", f"{d.name} is the Massaua naval garrison and never moves")
+    garrison = d.garrison
+    if garrison is not None and garrison not in position.released and not unit.defected:
+        area = position.scenario.garrison_areas[garrison].name
+        return ("6.0", f"{d.name} belongs to the {area} garrison, which has not been released")
+    if unit.supply is Supply.NO and d.type.motorized:
+        return ("12.6", f"{d.name} is a tank or motorized unit with a No supply marker")
+    if position.movement(unit_id) <= 0:
+        return ("9.0", f"{d.name} has no movement points")
+    return None
+
+
+# -- reach ----------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Reach:
+    hex: Hex
+    cost: Fraction  # movement points spent to get there
+    path: tuple[Hex, ...]  # from the start (excluded) to this hex (included)
+    stops: bool  # entered a hard ZoC: movement ends here (4.0)
+
+
+@dataclass
+class MoveOptions:
+    """Knobs the chits turn (issue 6): extra MP, ignore ZoC costs and stops, rivers."""
+
+    extra_mp: int = 0
+    ignore_zoc: bool = False
+    ignore_rivers: bool = False
+    blocked: frozenset[Hex] = field(default_factory=frozenset)
+
+
+@dataclass
+class ReachMap:
+    unit_id: str
+    start: Hex
+    mp: Fraction
+    reach: dict[Hex, Reach]
+
+    def __contains__(self, h: object) -> bool:
+        return h in self.reach
+
+    def hexes(self) -> list[Hex]:
+        return sorted(self.reach)
+
+
+def reachable(position: Position, unit_id: str, options: MoveOptions | None = None) -> ReachMap:
+    """Every hex the unit can reach this phase, with its cost and the cheapest path (9.0).
+
+    Costs: the costliest terrain of the entered hex plus any river hexside, or only the road
+    cost when following a road; +1 to enter an enemy ZoC (never more); movement ends on
+    entering a hard ZoC; never into enemy units, nor mountains for tanks and motorized units
+    (9.1).  A unit that may not move at all reaches nothing (see :func:`immobile_reason`)."""
+    opts = options or MoveOptions()
+    unit = position.units[unit_id]
+    start = unit.hex
+    assert start is not None or unit.status is not Status.MAP
+    if start is None or immobile_reason(position, unit_id) is not None:
+        return ReachMap(unit_id, start or Hex(0, 0), Fraction(0), {})
+    s = position.scenario
+    graph = move_graph(s)
+    d = s.units[unit_id]
+    budget = (position.movement(unit_id) + opts.extra_mp) * graph.scale
+    enemy = unit.side.enemy
+    zoc = {} if opts.ignore_zoc else zoc_map(position, enemy)
+    occupied_by_enemy = {
+        u.hex for u in position.units.values() if u.side is enemy and u.status is Status.MAP and u.hex is not None
+    }
+    no_mountain = not d.type.may_enter_mountain
+    zoc_ticks = graph.scale  # +1 MP
+
+    best: dict[Hex, int] = {start: 0}
+    parent: dict[Hex, Hex] = {}
+    heap: list[tuple[int, Hex]] = [(0, start)]
+    while heap:
+        spent, h = heapq.heappop(heap)
+        if spent > best.get(h, budget + 1):
+            continue
+        if h != start and (zoc.get(h) is Zoc.HARD or h in opts.blocked):
+            continue  # 4.0: stop on entering a hard ZoC
+        for e in graph.edges[h]:
+            if e.ticks < 0 or (no_mountain and e.mountain) or e.to in occupied_by_enemy:
+                continue
+            cost = e.ticks
+            if e.river and opts.ignore_rivers and not e.road:
+                cost -= graph.river_ticks
+            if e.to in zoc:
+                cost += zoc_ticks
+            total = spent + cost
+            if total <= budget and total < best.get(e.to, budget + 1):
+                best[e.to] = total
+                parent[e.to] = h
+                heapq.heappush(heap, (total, e.to))
+
+    reach: dict[Hex, Reach] = {}
+    for h, ticks in best.items():
+        if h == start:
+            continue
+        path = [h]
+        while path[-1] in parent and parent[path[-1]] != start:
+            path.append(parent[path[-1]])
+        reach[h] = Reach(h, graph.mp(ticks), tuple(reversed(path)), zoc.get(h) is Zoc.HARD)
+    return ReachMap(unit_id, start, Fraction(budget, graph.scale), reach)
+
+
+
+def explain_move(position: Position, unit_id: str, target: Hex, options: MoveOptions | None = None) -> str:
+    """Why the unit can or cannot end its move in ``target``, in words, citing the rules."""
+    s = position.scenario
+    d = s.units[unit_id]
+    why = immobile_reason(position, unit_id)
+    if why is not None:
+        return f"{why[1]} ({why[0]})"
+    reach = reachable(position, unit_id, options)
+    label = _label(target)
+    if target in reach.reach:
+        r = reach.reach[target]
+        stop = "; it must stop there: hard enemy ZoC (4.0)" if r.stops else ""
+        return f"{d.name} can reach {label} for {_mp(r.cost)} of {_mp(reach.mp)} MP{stop}"
+    info = s.hexes.get(target)
+    if info is None or not info.playable:
+        return f"{label} is not a playable hex of the map (1.1)"
+    if info.move_cost is None:
+        return f"{label} is {info.terrain_names}: units never enter it (1.1)"
+    if info.mountain and not d.type.may_enter_mountain:
+        return f"{label} is a mountain hex: tanks and motorized units never enter mountains (9.1)"
+    enemy = position.units[unit_id].side.enemy
+    if any(position.units[u].side is enemy for u in position.units_at(target)):
+        return f"{label} holds enemy units: a unit never enters an enemy-occupied hex (9.0)"
+    start = reach.start
+    if target == start:
+        return f"{d.name} is already in {label}"
+    # Cheapest way in from a hex the unit can reach (or its start) and still leave.
+    graph = move_graph(s)
+    zoc = {} if (options and options.ignore_zoc) else zoc_map(position, enemy)
+    candidates: list[tuple[Fraction | None, Hex]] = []
+    for n in target.neighbours():
+        if n == start:
+            spent = Fraction(0)
+        elif n in reach.reach and not reach.reach[n].stops:
+            spent = reach.reach[n].cost
+        elif n in reach.reach:
+            candidates.append((None, n))
+            continue
+        else:
+            continue
+        edge = next(e for e in graph.edges[n] if e.to == target)
+        cost = graph.mp(edge.ticks) + (1 if target in zoc else 0)
+        candidates.append((spent + cost, n))
+    costed: list[tuple[Fraction, Hex]] = [(c, n) for c, n in candidates if c is not None]
+    if costed:
+        total, via = min(costed)
+        parts = "road" if next(e for e in graph.edges[via] if e.to == target).road else info.terrain_names
+        extra = ", +1 entering enemy ZoC (4.0)" if target in zoc else ""
+        return (
+            f"{label} would cost {_mp(total)} MP via {via.label} ({parts}{extra}); "
+            f"{d.name} has {_mp(reach.mp)} MP (9.0)"
+        )
+    if candidates:
+        via = candidates[0][1]
+        return f"{d.name} can get next to {label} only through {via.label}, where a hard enemy ZoC stops it (4.0)"
+    return f"{label} is out of {d.name}'s reach this phase ({_mp(reach.mp)} MP, 9.0)"
+
+
+def _mp(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+
+
+def _label(h: Hex) -> str:
+    try:
+        return h.label
+    except ValueError:
+        return str(tuple(h))

@@ -1,0 +1,53 @@
+"""Zones of control, rule 4.0."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from cheren.hexes import Hex
+from cheren.scenario.models import Side
+from cheren.state import Position, Status, Supply
+
+HARD_ZOC_STACK = 3  # 4.0: a stack totalling 3 or more stacking value projects a hard ZoC
+
+
+class Zoc(IntEnum):
+    SOFT = 1
+    HARD = 2
+
+
+def projects_zoc(position: Position, unit_id: str) -> bool:
+    """4.0: every unit on the map projects a ZoC except the air unit and one with a No supply
+    marker (also 12.6).  Garrison units do project one (6.0)."""
+    unit = position.units[unit_id]
+    if unit.status is not Status.MAP or unit.hex is None:
+        return False
+    if position.scenario.units[unit_id].type.air:
+        return False
+    return unit.supply is not Supply.NO
+
+
+def zoc_map(position: Position, side: Side) -> dict[Hex, Zoc]:
+    """The hexes in the ZoC of ``side``'s units, hard where any adjacent projecting stack totals
+    3+ stacking value.  No ZoC extends into or out of a mountain hex (4.0).
+
+    Reading taken (see interpretations): a stack's hardness counts only its units that project
+    a ZoC, and separate stacks never add up."""
+    s = position.scenario
+    stack_value: dict[Hex, int] = {}
+    for unit in position.units.values():
+        if unit.side is side and unit.hex is not None and projects_zoc(position, unit.id):
+            stack_value[unit.hex] = stack_value.get(unit.hex, 0) + s.units[unit.id].stack
+    out: dict[Hex, Zoc] = {}
+    hexes = s.hexes
+    for h, value in stack_value.items():
+        if hexes[h].mountain:
+            continue
+        kind = Zoc.HARD if value >= HARD_ZOC_STACK else Zoc.SOFT
+        for n in h.neighbours():
+            info = hexes.get(n)
+            if info is None or not info.playable or info.mountain:
+                continue
+            if out.get(n, 0) < kind:
+                out[n] = kind
+    return out
