@@ -68,6 +68,8 @@ class PositionFile(_Strict):
     allied_control: list[str]
     garrisons_released: list[str]
     chits: _Chits
+    postponed: list[str] = Field(default_factory=list)
+    delayed: list[str] = Field(default_factory=list)
     dice: _Dice
 
 
@@ -110,6 +112,8 @@ def position_to_dict(position: Position) -> dict[str, Any]:
             "played": list(position.chits.played),
             "removed": list(position.chits.removed),
         },
+        "postponed": sorted(position.postponed),
+        "delayed": sorted(position.delayed),
         "dice": {"seed": position.dice.seed, "state": f"{position.dice.state:#x}"},
     }
 
@@ -220,6 +224,10 @@ def _build(data: PositionFile, s: Scenario, source: str) -> Position:
             if item in seen:
                 raise fail(where, f"chit {item!r} is in two places")
             seen.add(item)
+    for where, items in (("postponed", data.postponed), ("delayed", data.delayed)):
+        for i, uid in enumerate(items):
+            if uid not in s.units:
+                raise fail(f"{where}[{i}]", f"no unit {uid!r}")
     chits = ChitState(
         hands={side: list(data.chits.hands.get(side, [])) for side in Side},
         cup=list(data.chits.cup),
@@ -236,4 +244,6 @@ def _build(data: PositionFile, s: Scenario, source: str) -> Position:
         allied_control=set(data.allied_control),
         released=set(data.garrisons_released),
         chits=chits,
+        postponed=set(data.postponed),
+        delayed=set(data.delayed),
     )

@@ -4,7 +4,6 @@ and phase, and the dice.  No rules live here: :mod:`cheren.setup` builds the ope
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
@@ -75,6 +74,8 @@ class Position:
     allied_control: set[str] = field(default_factory=set)  # towns with a Control marker (2.1)
     released: set[str] = field(default_factory=set)  # released garrison areas (6.0)
     chits: ChitState = field(default_factory=ChitState)
+    postponed: set[str] = field(default_factory=set)  # took the later arrival option (8.4)
+    delayed: set[str] = field(default_factory=set)  # arrivals waiting for a free town (8.1, 8.2)
 
     # -- construction --------------------------------------------------------------------
     @classmethod
@@ -86,9 +87,29 @@ class Position:
         return cls(scenario=scenario, units=units, dice=Dice(seed))
 
     def copy(self) -> Position:
-        """A deep copy that shares the (immutable) scenario."""
-        memo = {id(self.scenario): self.scenario}
-        return copy.deepcopy(self, memo)
+        """An independent copy that shares the (immutable) scenario.  Written out by hand:
+        undo snapshots and bots copy positions often, and deepcopy is slow."""
+        return Position(
+            scenario=self.scenario,
+            units={
+                uid: UnitState(u.id, u.side, u.status, u.hex, u.steps_lost, u.supply, u.defected)
+                for uid, u in self.units.items()
+            },
+            dice=self.dice.copy(),
+            turn=self.turn,
+            side=self.side,
+            phase=self.phase,
+            allied_control=set(self.allied_control),
+            released=set(self.released),
+            chits=ChitState(
+                hands={side: list(hand) for side, hand in self.chits.hands.items()},
+                cup=list(self.chits.cup),
+                played=list(self.chits.played),
+                removed=list(self.chits.removed),
+            ),
+            postponed=set(self.postponed),
+            delayed=set(self.delayed),
+        )
 
     # -- editing, for rule tests, historical positions and teaching ----------------------
     def place(self, unit_id: str, at: Hex | str, *, steps_lost: int = 0, supply: Supply | None = None) -> UnitState:

@@ -1,0 +1,659 @@
+"""The game: the sequence of play (7.0) driving a position through one legality gate.
+
+Every action goes through :meth:`Game.check` and :meth:`Game.apply`; ``legal_actions()`` lists
+what the acting side may do now.  A refused or failing action changes nothing.  Decisions the
+rules give to a player (which step to lose, where to retreat, whether to take an option) are
+pending :class:`Decision`s that the owner answers with ordinary actions.  The seed plus the log
+replays the game exactly; undo and redo work on whole actions.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cheren.actions import (
+    Action,
+    ChooseArrival,
+    EndPhase,
+    Move,
+    Place,
+    RemoveStep,
+    Replace,
+    Retreat,
+)
+from cheren.hexes import Hex
+from cheren.rules import garrisons, reinforcement, stacking
+from cheren.rules.movement import MoveOptions, explain_move, immobile_reason, reachable
+from cheren.rules.retreat import retreat_options
+from cheren.scenario.compiled import Scenario
+from cheren.scenario.models import Phase, Side
+from cheren.sequence import PHASE_RULES, PHASE_TITLES, Moment, next_moment
+from cheren.setup import initial_position
+from cheren.state import Position, Status, Supply
+
+REACTION_LIMIT = 3  # 10.0: total stacking value the reacting side may move
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why an action is illegal: the rule numbers and a plain-language reason."""
+
+    rules: tuple[str, ...]
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.reason} (rule {', '.join(self.rules)})"
+
+
+class IllegalAction(ValueError):
+    def __init__(self, action: Action, refusal: Refusal) -> None:
+        self.action = action
+        self.refusal = refusal
+        super().__init__(f"{action.describe()}: {refusal}")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    refusal: Refusal | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.refusal is None
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def __str__(self) -> str:
+        return "legal" if self.refusal is None else str(self.refusal)
+
+
+OK = Verdict()
+
+
+@dataclass
+class Decision:
+    """A choice the rules hand to one player before play goes on."""
+
+    kind: str  # "loss", "retreat", "place", "arrival"
+    side: Side
+    rules: tuple[str, ...]
+    prompt: str
+    units: tuple[str, ...] = ()
+    hex: Hex | None = None
+    count: int = 1  # losses: how many steps remain to be taken
+    choices: tuple[Hex, ...] = ()  # place: the hexes offered
+    code: str = ""  # arrival: the arrival code offered (8.4)
+
+
+@dataclass
+class Task:
+    """An automatic step of the sequence of play, queued behind decisions."""
+
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class LogEntry:
+    index: int
+    moment: Moment
+    side: Side
+    action: Action
+    events: list[str]
+
+    def __str__(self) -> str:
+        lines = [f"{self.index:4d}. [{self.moment}] {self.side.adjective}: {self.action.describe()}"]
+        lines += [f"        {e}" for e in self.events]
+        return "\n".join(lines)
+
+
+@dataclass
+class Flow:
+    """Where the sequence of play stands inside a phase (copied for undo)."""
+
+    queue: list[Decision | Task] = field(default_factory=list)
+    moved: set[str] = field(default_factory=set)
+    reaction_used: int = 0
+    replacement_done: bool = False
+    over: bool = False
+
+
+class Game:
+    def __init__(self, scenario: Scenario, seed: int = 0, position: Position | None = None) -> None:
+        self.scenario = scenario
+        self.seed = seed
+        self.position = position if position is not None else initial_position(scenario, seed)
+        self.start = self.position.copy()
+        self.flow = Flow()
+        self.log: list[LogEntry] = []
+        self._events: list[str] = []
+        self._undo: list[tuple[Position, Flow, int]] = []
+        self._redo: list[Action] = []
+        self._start_phase()
+        self._run_queue()
+        self.start_flow = copy.deepcopy(self.flow)
+        self._opening_events = list(self._events)
+        self._events = []
+
+    # -- where we are ------------------------------------------------------------------------
+    @property
+    def moment(self) -> Moment:
+        p = self.position
+        return Moment(p.turn, p.side, p.phase)
+
+    @property
+    def turn(self) -> int:
+        return self.position.turn
+
+    @property
+    def phase(self) -> Phase:
+        return self.position.phase
+
+    @property
+    def phasing(self) -> Side:
+        return self.position.side
+
+    @property
+    def pending(self) -> Decision | None:
+        head = self.flow.queue[0] if self.flow.queue else None
+        return head if isinstance(head, Decision) else None
+
+    @property
+    def acting(self) -> Side:
+        """Who must act now: the owner of a pending decision, else the phase's actor (7.0)."""
+        d = self.pending
+        return d.side if d is not None else self.moment.acting
+
+    @property
+    def over(self) -> bool:
+        return self.flow.over
+
+    def status(self) -> str:
+        if self.over:
+            vp = self.position.allied_vp()
+            return f"game over after turn {self.turn}: {vp} allied VP, {self.scenario.victory_level(vp)}"
+        text = f"Turn {self.turn} - {self.phasing.adjective} {PHASE_TITLES[self.phase]} ({PHASE_RULES[self.phase]})"
+        if self.pending is not None:
+            text += f" - {self.pending.side.adjective} to decide: {self.pending.prompt}"
+        return text
+
+    # -- the gate ----------------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        """Every legal action for the acting side now.  Moves go to each reachable hex along
+        the cheapest path (another legal path can be given to :meth:`apply` as well)."""
+        if self.over:
+            return []
+        d = self.pending
+        if d is not None:
+            return self._decision_actions(d)
+        out: list[Action] = []
+        phase = self.phase
+        if phase is Phase.REINFORCEMENT and self._replacement_open():
+            out += [Replace(u) for u in self._replaceable()]
+        if phase in (Phase.MOVEMENT, Phase.REACTION, Phase.EXPLOITATION):
+            for uid in self._movers():
+                reach = reachable(self.position, uid, self._move_options(uid))
+                out += [Move(uid, r.path) for _, r in sorted(reach.reach.items())]
+        out.append(EndPhase())
+        return out
+
+    def check(self, action: Action) -> Verdict:
+        """Is ``action`` legal now?  Never changes the game."""
+        refusal = self._refusal(action)
+        return OK if refusal is None else Verdict(refusal)
+
+    def apply(self, action: Action) -> list[str]:
+        """Apply a legal action atomically and return what happened, in words.  Raises
+        :class:`IllegalAction` (changing nothing) if it is refused."""
+        refusal = self._refusal(action)
+        if refusal is not None:
+            raise IllegalAction(action, refusal)
+        snapshot = (self.position.copy(), copy.deepcopy(self.flow), len(self.log))
+        moment, side = self.moment, self.acting
+        self._events = []
+        try:
+            self._do(action)
+            self._run_queue()
+        except BaseException:
+            self.position, self.flow = snapshot[0], snapshot[1]
+            del self.log[snapshot[2] :]
+            raise
+        self._undo.append(snapshot)
+        self.log.append(LogEntry(len(self.log) + 1, moment, side, action, self._events))
+        events, self._events = self._events, []
+        return events
+
+    def push(self, action: Action) -> list[str]:
+        """Apply and forget the redo stack (a new line of play)."""
+        events = self.apply(action)
+        self._redo.clear()
+        return events
+
+    # -- history -----------------------------------------------------------------------------
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def undo(self) -> Action:
+        if not self._undo:
+            raise IndexError("nothing to undo")
+        position, flow, log_len = self._undo.pop()
+        action = self.log[log_len].action
+        self.position, self.flow = position, flow
+        del self.log[log_len:]
+        self._redo.append(action)
+        return action
+
+    def redo(self) -> Action:
+        if not self._redo:
+            raise IndexError("nothing to redo")
+        action = self._redo.pop()
+        self.apply(action)
+        return action
+
+    def actions(self) -> list[Action]:
+        return [entry.action for entry in self.log]
+
+    @classmethod
+    def replay(
+        cls, scenario: Scenario, seed: int, actions: Iterable[Action], position: Position | None = None
+    ) -> Game:
+        """Rebuild a game from its seed (or starting position) and its actions."""
+        game = cls(scenario, seed, position.copy() if position is not None else None)
+        for action in actions:
+            game.apply(action)
+        return game
+
+    # -- refusals ----------------------------------------------------------------------------
+    def _refusal(self, action: Action) -> Refusal | None:
+        if self.over:
+            return Refusal(("14.0",), "the game is over")
+        d = self.pending
+        if d is not None:
+            if action in self._decision_actions(d):
+                return None
+            return Refusal(d.rules, f"{d.side.adjective} must first decide: {d.prompt}")
+        if isinstance(action, EndPhase):
+            return None
+        if isinstance(action, Move):
+            return self._move_refusal(action)
+        if isinstance(action, Replace):
+            return self._replace_refusal(action)
+        if isinstance(action, RemoveStep | Place | Retreat | ChooseArrival):
+            return Refusal(("7.0",), f"no decision is pending that {action.describe()} would answer")
+        return Refusal(("7.0",), f"{action.describe()} is not something the rules allow here")
+
+    def _move_refusal(self, action: Move) -> Refusal | None:
+        p = self.position
+        phase = self.phase
+        uid = action.unit
+        if uid not in p.units:
+            return Refusal(("2.3",), f"there is no unit {uid!r}")
+        unit = p.units[uid]
+        name = self.scenario.units[uid].name
+        if phase not in (Phase.MOVEMENT, Phase.REACTION, Phase.EXPLOITATION):
+            return Refusal(
+                ("7.0",),
+                "units move only in the Movement, Enemy reaction and Exploitation phases, "
+                f"not in {PHASE_TITLES[phase]}",
+            )
+        actor = self.moment.acting
+        if unit.side is not actor:
+            who = "the phasing player's" if phase is not Phase.REACTION else "the non-phasing player's"
+            rule = "10.0" if phase is Phase.REACTION else "9.0"
+            return Refusal((rule,), f"{name} is not one of {who} units in this phase")
+        if uid in self.flow.moved:
+            return Refusal(("9.0",), f"{name} has already moved this phase (each unit moves once per phase)")
+        why = self._phase_mover_refusal(uid)
+        if why is not None:
+            return why
+        blocked = immobile_reason(p, uid)
+        if blocked is not None:
+            return Refusal((blocked[0],), blocked[1])
+        if not action.path:
+            return Refusal(("9.0",), "a move needs at least one hex")
+        return self._path_refusal(uid, action.path)
+
+    def _phase_mover_refusal(self, uid: str) -> Refusal | None:
+        p = self.position
+        d = self.scenario.units[uid]
+        unit = p.units[uid]
+        if self.phase is Phase.REACTION:
+            if unit.supply is not None:
+                marker = "Low" if unit.supply is Supply.LOW else "No"
+                return Refusal(("10.0", "12.5"), f"{d.name} has a {marker} supply marker and may not react")
+            assert unit.hex is not None
+            enemy = unit.side.enemy
+            for n in unit.hex.neighbours():
+                if any(p.units[o].side is enemy for o in p.units_at(n)):
+                    return Refusal(("10.0",), f"{d.name} is adjacent to an enemy unit in {n.label} and may not react")
+            limit = REACTION_LIMIT
+            if self.flow.reaction_used + d.stack > limit:
+                return Refusal(
+                    ("10.0",),
+                    f"reaction may move units with a total stacking value of {limit}; "
+                    f"{self.flow.reaction_used} used, {d.name} adds {d.stack}",
+                )
+        if self.phase is Phase.EXPLOITATION:
+            if not d.type.may_exploit:
+                return Refusal(("13.0",), f"{d.name} ({d.type.name}) does not move in the Exploitation phase")
+            if unit.supply is not None:
+                return Refusal(("13.0", "12.5"), f"{d.name} has a Low/No supply marker and may not exploit")
+        return None
+
+    def _path_refusal(self, uid: str, path: tuple[Hex, ...]) -> Refusal | None:
+        p = self.position
+        d = self.scenario.units[uid]
+        reach = reachable(p, uid, self._move_options(uid))
+        start = p.units[uid].hex
+        assert start is not None
+        previous = start
+        for h in path:
+            if not previous.is_adjacent(h):
+                return Refusal(("9.0",), f"the path jumps from {previous.label} to {_lbl(h)}: move hex by hex")
+            previous = h
+        target = path[-1]
+        if target not in reach.reach:
+            why = explain_move(p, uid, target, self._move_options(uid))
+            return Refusal(_rules_in(why), why)
+        best = reach.reach[target]
+        if best.path == path:
+            return None
+        # A path other than the cheapest: walk it and check every step.
+        cost, walk_refusal = _walk_cost(p, uid, path, self._move_options(uid))
+        if walk_refusal is not None:
+            return walk_refusal
+        if cost > reach.mp:
+            return Refusal(("9.0",), f"that path costs {cost} MP; {d.name} has {reach.mp}")
+        return None
+
+    def _replace_refusal(self, action: Replace) -> Refusal | None:
+        if self.phase is not Phase.REINFORCEMENT or self.phasing is not Side.ALLIED:
+            return Refusal(("8.3",), "replacements are taken in the Allied Reinforcement & replacement phase")
+        if not self.scenario.is_replacement_turn(self.turn):
+            turns = [t.turn for t in self.scenario.info.turns if t.replacement]
+            return Refusal(("8.3",), f"turn {self.turn} is not a replacement turn ({', '.join(map(str, turns))})")
+        if self.flow.replacement_done:
+            return Refusal(("8.3",), "one step is replaced per replacement turn, and it has been taken")
+        problem = reinforcement.replacement_problem(self.position, action.unit)
+        return None if problem is None else Refusal(("8.3",), problem)
+
+    # -- doing -------------------------------------------------------------------------------
+    def _do(self, action: Action) -> None:
+        d = self.pending
+        if d is not None:
+            self._answer(d, action)
+            return
+        if isinstance(action, EndPhase):
+            self.flow.queue.append(Task("end_phase"))
+        elif isinstance(action, Move):
+            self._move(action)
+        elif isinstance(action, Replace):
+            name = self.scenario.units[action.unit].name
+            self.position.units[action.unit].steps_lost -= 1
+            self.flow.replacement_done = True
+            self._events.append(f"{name} replaces a step (8.3)")
+
+    def _move(self, action: Move) -> None:
+        p = self.position
+        uid = action.unit
+        unit = p.units[uid]
+        d = self.scenario.units[uid]
+        reach = reachable(p, uid, self._move_options(uid))
+        r = reach.reach.get(action.to)
+        if r is not None and r.path == action.path:
+            cost = r.cost
+        else:
+            cost = _walk_cost(p, uid, action.path, self._move_options(uid))[0]
+        start = unit.hex
+        assert start is not None
+        unit.hex = action.to
+        self.flow.moved.add(uid)
+        if self.phase is Phase.REACTION:
+            self.flow.reaction_used += d.stack
+        stop = " and stops in a hard enemy ZoC (4.0)" if r is not None and r.stops else ""
+        self._events.append(f"{d.name} moves {start.label} -> {action.to.label} for {_fmt(cost)} MP{stop}")
+
+    # -- decisions ---------------------------------------------------------------------------
+    def _decision_actions(self, d: Decision) -> list[Action]:
+        if d.kind == "loss":
+            return [RemoveStep(u) for u in d.units if self._alive(u)]
+        if d.kind == "retreat":
+            assert d.hex is not None
+            units = [u for u in d.units if self._on_map(u)]
+            options = retreat_options(self.position, units, d.hex)
+            return [Retreat(tuple(units), h) for h in options.hexes]
+        if d.kind == "place":
+            return [Place(d.units[0], h) for h in d.choices]
+        if d.kind == "arrival":
+            return [ChooseArrival(d.code, False), ChooseArrival(d.code, True)]
+        raise AssertionError(d.kind)
+
+    def _answer(self, d: Decision, action: Action) -> None:
+        p = self.position
+        if isinstance(action, RemoveStep):
+            self._lose_step(action.unit, d.rules)
+            d.count -= 1
+            remaining = [u for u in d.units if self._alive(u)]
+            if d.count <= 0 or not remaining:
+                self.flow.queue.pop(0)
+            else:
+                d.units = tuple(remaining)
+            if d.hex is not None and d.kind == "loss" and d.rules == ("3.1",):
+                # 3.1: keep removing until the stack fits, whatever count was guessed
+                self.flow.queue = [q for q in self.flow.queue if q is not d]
+                stacking.queue_overstack(self, d.hex, d.side)
+        elif isinstance(action, Retreat):
+            for u in action.units:
+                p.units[u].hex = action.to
+            self.flow.queue.pop(0)
+            self._events.append(f"{', '.join(self._name(u) for u in action.units)} retreat to {action.to.label} (11.7)")
+            stacking.queue_overstack(self, action.to, d.side, front=True)
+        elif isinstance(action, Place):
+            p.units[action.unit].status = Status.MAP
+            p.units[action.unit].hex = action.hex
+            self.flow.queue.pop(0)
+            self._events.append(f"{self._name(action.unit)} placed in {action.hex.label} ({', '.join(d.rules)})")
+            reinforcement.after_place(self, action.unit, action.hex, d)
+        elif isinstance(action, ChooseArrival):
+            self.flow.queue.pop(0)
+            reinforcement.choose_arrival(self, action.code, action.postpone)
+
+    # -- the sequence of play ----------------------------------------------------------------
+    def _run_queue(self) -> None:
+        while self.flow.queue and isinstance(self.flow.queue[0], Task):
+            task = self.flow.queue.pop(0)
+            assert isinstance(task, Task)
+            self._run_task(task)
+            self._auto_answer()
+        self._auto_answer()
+
+    def _auto_answer(self) -> None:
+        """A decision with a single legal answer is taken at once (and logged)."""
+        while True:
+            d = self.pending
+            if d is None:
+                return
+            options = self._decision_actions(d)
+            if len(options) == 1 and d.kind != "arrival":
+                self._events.append(f"{d.side.adjective} has one choice: {options[0].describe()}")
+                self._answer(d, options[0])
+                if self.flow.queue and isinstance(self.flow.queue[0], Task):
+                    return self._run_queue()
+                continue
+            if not options:
+                self.flow.queue.pop(0)
+                self._on_impossible(d)
+                if self.flow.queue and isinstance(self.flow.queue[0], Task):
+                    return self._run_queue()
+                continue
+            return
+
+    def _on_impossible(self, d: Decision) -> None:
+        if d.kind == "retreat":
+            units = [u for u in d.units if self._on_map(u)]
+            if units:
+                self._events.append("no retreat is possible: the stack loses a step instead (11.7)")
+                loss = Decision("loss", d.side, ("11.7",), "take a step loss: no retreat possible", tuple(units))
+                self.flow.queue.insert(0, loss)
+        elif d.kind == "place":
+            self._lose_all(d.units[0], d.rules, "no hex to place it in")
+
+    def _run_task(self, task: Task) -> None:
+        kind = task.kind
+        if kind == "end_phase":
+            self._events.append(f"end of {self.phasing.adjective} {PHASE_TITLES[self.phase]}")
+            self.flow.queue[0:0] = [Task("garrisons"), Task("stacking"), Task("advance")]
+        elif kind == "garrisons":
+            garrisons.check_release(self)
+        elif kind == "stacking":
+            if self.phase is not Phase.REINFORCEMENT:
+                stacking.queue_all(self)
+        elif kind == "advance":
+            self._advance()
+        elif kind == "arrivals":
+            reinforcement.arrivals(self)
+        elif kind == "call":
+            handler = task.data["handler"]
+            handler(self, **task.data.get("args", {}))
+        else:
+            raise AssertionError(kind)
+
+    def _advance(self) -> None:
+        nxt = next_moment(self.moment, len(self.scenario.info.turns))
+        self.flow.moved.clear()
+        self.flow.reaction_used = 0
+        self.flow.replacement_done = False
+        if nxt is None:
+            self.flow.over = True
+            vp = self.position.allied_vp()
+            self._events.append(f"the game ends: {vp} allied VP, {self.scenario.victory_level(vp)} (14.0)")
+            return
+        self.position.turn, self.position.side, self.position.phase = nxt
+        self._events.append(f"begin {nxt}")
+        self._start_phase()
+
+    def _start_phase(self) -> None:
+        if self.phase is Phase.REINFORCEMENT:
+            self.flow.queue.append(Task("arrivals"))
+
+    # -- helpers used by the rule modules ----------------------------------------------------
+    def event(self, text: str) -> None:
+        self._events.append(text)
+
+    def queue_front(self, *items: Decision | Task) -> None:
+        self.flow.queue[0:0] = list(items)
+
+    def queue_back(self, *items: Decision | Task) -> None:
+        self.flow.queue.extend(items)
+
+    def _lose_step(self, uid: str, rules: tuple[str, ...]) -> None:
+        p = self.position
+        unit = p.units[uid]
+        d = self.scenario.units[uid]
+        unit.steps_lost += 1
+        if unit.steps_lost >= d.steps:
+            unit.steps_lost = d.steps - 1
+            unit.status, unit.hex = Status.ELIMINATED, None
+            self._events.append(f"{d.name} loses its last step and is eliminated ({', '.join(rules)})")
+        else:
+            face = self.position.step(uid)
+            self._events.append(f"{d.name} loses a step, now {face.sp}-{face.mp} ({', '.join(rules)}, 11.6)")
+
+    def _lose_all(self, uid: str, rules: tuple[str, ...], why: str) -> None:
+        unit = self.position.units[uid]
+        unit.status, unit.hex = Status.ELIMINATED, None
+        self._events.append(f"{self._name(uid)} is eliminated: {why} ({', '.join(rules)})")
+
+    lose_step = _lose_step
+    eliminate = _lose_all
+
+    def _alive(self, uid: str) -> bool:
+        return self.position.units[uid].status is not Status.ELIMINATED
+
+    def _on_map(self, uid: str) -> bool:
+        return self.position.units[uid].status is Status.MAP
+
+    def _name(self, uid: str) -> str:
+        return self.scenario.units[uid].name
+
+    def _movers(self) -> list[str]:
+        actor = self.moment.acting
+        out = []
+        for uid, unit in self.position.units.items():
+            if unit.side is not actor or unit.status is not Status.MAP or uid in self.flow.moved:
+                continue
+            if self._phase_mover_refusal(uid) is None and immobile_reason(self.position, uid) is None:
+                out.append(uid)
+        return out
+
+    def _move_options(self, uid: str) -> MoveOptions:
+        return MoveOptions()
+
+    def _replacement_open(self) -> bool:
+        return (
+            self.phasing is Side.ALLIED
+            and self.scenario.is_replacement_turn(self.turn)
+            and not self.flow.replacement_done
+        )
+
+    def _replaceable(self) -> list[str]:
+        return [u for u in self.position.units if reinforcement.replacement_problem(self.position, u) is None]
+
+
+def _walk_cost(position: Position, uid: str, path: tuple[Hex, ...], options: MoveOptions) -> tuple[Any, Refusal | None]:
+    """Cost of an explicit path, refusing the first illegal step."""
+    from fractions import Fraction
+
+    from cheren.rules.movement import move_graph
+    from cheren.rules.zoc import Zoc, zoc_map
+
+    s = position.scenario
+    graph = move_graph(s)
+    d = s.units[uid]
+    unit = position.units[uid]
+    zoc = {} if options.ignore_zoc else zoc_map(position, unit.side.enemy)
+    ticks = 0
+    here = unit.hex
+    assert here is not None
+    for i, h in enumerate(path):
+        if here != unit.hex and zoc.get(here) is Zoc.HARD:
+            return Fraction(0), Refusal(("4.0",), f"{d.name} must stop in {here.label}: it is in a hard enemy ZoC")
+        edge = next((e for e in graph.edges[here] if e.to == h), None)
+        if edge is None or edge.ticks < 0:
+            return Fraction(0), Refusal(("1.1",), f"{_lbl(h)} cannot be entered")
+        if edge.mountain and not d.type.may_enter_mountain:
+            return Fraction(0), Refusal(("9.1",), f"{h.label} is a mountain hex: {d.name} may never enter it")
+        if any(position.units[o].side is not unit.side for o in position.units_at(h)):
+            return Fraction(0), Refusal(("9.0",), f"{h.label} holds enemy units")
+        ticks += edge.ticks + (graph.scale if h in zoc else 0)
+        here = h
+        del i
+    return graph.mp(ticks), None
+
+
+def _fmt(value: Any) -> str:
+    from fractions import Fraction
+
+    if isinstance(value, Fraction):
+        return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+    return str(value)
+
+
+def _lbl(h: Hex) -> str:
+    try:
+        return h.label
+    except ValueError:
+        return str(tuple(h))
+
+
+def _rules_in(text: str) -> tuple[str, ...]:
+    import re
+
+    found = re.findall(r"\((?:[^()]*?)(\d+\.\d+)\)", text)
+    return tuple(dict.fromkeys(found)) or ("9.0",)
