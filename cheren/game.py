@@ -26,7 +26,8 @@ from cheren.actions import (
 )
 from cheren.hexes import Hex
 from cheren.rules import garrisons, reinforcement, stacking
-from cheren.rules.movement import MoveOptions, explain_move, immobile_reason, reachable
+from cheren.rules.movement import MoveOptions, enemy_occupied, explain_move, immobile_reason, reachable
+from cheren.rules.zoc import zoc_map
 from cheren.rules.retreat import retreat_options
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Phase, Side
@@ -194,8 +195,11 @@ class Game:
         if phase is Phase.REINFORCEMENT and self._replacement_open():
             out += [Replace(u) for u in self._replaceable()]
         if phase in (Phase.MOVEMENT, Phase.REACTION, Phase.EXPLOITATION):
+            enemy = self.moment.acting.enemy
+            zoc = zoc_map(self.position, enemy)
+            occupied = enemy_occupied(self.position, enemy)
             for uid in self._movers():
-                reach = reachable(self.position, uid, self._move_options(uid))
+                reach = reachable(self.position, uid, self._move_options(uid), zoc=zoc, enemy_hexes=occupied)
                 out += [Move(uid, r.path) for _, r in sorted(reach.reach.items())]
         out.append(EndPhase())
         return out

@@ -15,6 +15,7 @@ from weakref import WeakKeyDictionary
 from cheren.hexes import Hex, Hexside
 from cheren.rules.zoc import Zoc, zoc_map
 from cheren.scenario.compiled import Scenario
+from cheren.scenario.models import Side
 from cheren.state import Position, Status, Supply
 
 
@@ -124,9 +125,15 @@ def immobile_reason(position: Position, unit_id: str) -> tuple[str, str] | None:
 @dataclass(frozen=True, slots=True)
 class Reach:
     hex: Hex
-    cost: Fraction  # movement points spent to get there
+    ticks: int
+    scale: int
     path: tuple[Hex, ...]  # from the start (excluded) to this hex (included)
     stops: bool  # entered a hard ZoC: movement ends here (4.0)
+
+    @property
+    def cost(self) -> Fraction:
+        """Movement points spent to get there."""
+        return Fraction(self.ticks, self.scale)
 
 
 @dataclass
@@ -153,13 +160,23 @@ class ReachMap:
         return sorted(self.reach)
 
 
-def reachable(position: Position, unit_id: str, options: MoveOptions | None = None) -> ReachMap:
+def reachable(
+    position: Position,
+    unit_id: str,
+    options: MoveOptions | None = None,
+    *,
+    zoc: dict[Hex, Zoc] | None = None,
+    enemy_hexes: set[Hex] | None = None,
+) -> ReachMap:
     """Every hex the unit can reach this phase, with its cost and the cheapest path (9.0).
 
     Costs: the costliest terrain of the entered hex plus any river hexside, or only the road
     cost when following a road; +1 to enter an enemy ZoC (never more); movement ends on
     entering a hard ZoC; never into enemy units, nor mountains for tanks and motorized units
-    (9.1).  A unit that may not move at all reaches nothing (see :func:`immobile_reason`)."""
+    (9.1).  A unit that may not move at all reaches nothing (see :func:`immobile_reason`).
+
+    ``zoc`` and ``enemy_hexes`` may be passed in when many units of one side are asked about
+    the same position (they must be the enemy's ZoC map and occupied hexes)."""
     opts = options or MoveOptions()
     unit = position.units[unit_id]
     start = unit.hex
@@ -171,10 +188,11 @@ def reachable(position: Position, unit_id: str, options: MoveOptions | None = No
     d = s.units[unit_id]
     budget = (position.movement(unit_id) + opts.extra_mp) * graph.scale
     enemy = unit.side.enemy
-    zoc = {} if opts.ignore_zoc else zoc_map(position, enemy)
-    occupied_by_enemy = {
-        u.hex for u in position.units.values() if u.side is enemy and u.status is Status.MAP and u.hex is not None
-    }
+    if opts.ignore_zoc:
+        zoc = {}
+    elif zoc is None:
+        zoc = zoc_map(position, enemy)
+    occupied_by_enemy = enemy_hexes if enemy_hexes is not None else enemy_occupied(position, enemy)
     no_mountain = not d.type.may_enter_mountain
     zoc_ticks = graph.scale  # +1 MP
 
@@ -208,9 +226,13 @@ def reachable(position: Position, unit_id: str, options: MoveOptions | None = No
         path = [h]
         while path[-1] in parent and parent[path[-1]] != start:
             path.append(parent[path[-1]])
-        reach[h] = Reach(h, graph.mp(ticks), tuple(reversed(path)), zoc.get(h) is Zoc.HARD)
+        reach[h] = Reach(h, ticks, graph.scale, tuple(reversed(path)), zoc.get(h) is Zoc.HARD)
     return ReachMap(unit_id, start, Fraction(budget, graph.scale), reach)
 
+
+
+def enemy_occupied(position: Position, enemy: Side) -> set[Hex]:
+    return {u.hex for u in position.units.values() if u.side is enemy and u.hex is not None}
 
 
 def explain_move(position: Position, unit_id: str, target: Hex, options: MoveOptions | None = None) -> str:

@@ -34,20 +34,24 @@ def zoc_map(position: Position, side: Side) -> dict[Hex, Zoc]:
     Reading taken (see interpretations): a stack's hardness counts only its units that project
     a ZoC, and separate stacks never add up."""
     s = position.scenario
+    units = s.units
     stack_value: dict[Hex, int] = {}
     for unit in position.units.values():
-        if unit.side is side and unit.hex is not None and projects_zoc(position, unit.id):
-            stack_value[unit.hex] = stack_value.get(unit.hex, 0) + s.units[unit.id].stack
+        h = unit.hex
+        if unit.side is side and h is not None and unit.supply is not Supply.NO and unit.status is Status.MAP:
+            d = units[unit.id]
+            if not d.type.air:
+                stack_value[h] = stack_value.get(h, 0) + d.stack
     out: dict[Hex, Zoc] = {}
-    hexes = s.hexes
+    mountains = s.mountains
+    adjacent = s.adjacent
     for h, value in stack_value.items():
-        if hexes[h].mountain:
+        if h in mountains:
             continue
         kind = Zoc.HARD if value >= HARD_ZOC_STACK else Zoc.SOFT
-        for n in h.neighbours():
-            info = hexes.get(n)
-            if info is None or not info.playable or info.mountain:
+        for n in adjacent[h]:
+            if n in mountains:
                 continue
-            if out.get(n, 0) < kind:
+            if kind is Zoc.HARD or n not in out:
                 out[n] = kind
     return out

@@ -183,9 +183,9 @@ class Scenario:
         area_rows = map_rows(map_data.areas)
         self.hexes: dict[Hex, HexInfo] = {}
         for h in grid(self.columns, self.rows):
-            primary = by_char[terrain_rows[h.row][h.col]]
-            extra = [self.terrain_types[k] for k in map_data.extra_terrain.get(h.label, [])]
-            terrains = tuple(dict.fromkeys([primary, *extra]))
+            primary = by_char[terrain_rows[h.row][h.col]].key
+            keys = dict.fromkeys([primary, *map_data.extra_terrain.get(h.label, [])])
+            terrains = tuple(self.terrain_types[k] for k in keys)
             self.hexes[h] = HexInfo(
                 hex=h,
                 terrains=terrains,
@@ -194,6 +194,11 @@ class Scenario:
                 area=area_by_char.get(area_rows[h.row][h.col]),
             )
         self.playable: frozenset[Hex] = frozenset(h for h, info in self.hexes.items() if info.playable)
+        self.mountains: frozenset[Hex] = frozenset(h for h in self.playable if self.hexes[h].mountain)
+        # Playable neighbours of every playable hex: the rules ask for them constantly.
+        self.adjacent: dict[Hex, tuple[Hex, ...]] = {
+            h: tuple(n for n in h.neighbours() if n in self.playable) for h in self.playable
+        }
 
         self.road_sides: frozenset[Hexside] = _route_sides(map_data.roads)
         self.track_sides: frozenset[Hexside] = _route_sides(map_data.tracks)
