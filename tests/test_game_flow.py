@@ -12,7 +12,7 @@ from cheren.game import Game, IllegalAction
 from cheren.scenario import Phase, Side
 from cheren.sequence import PLAYER_TURN, Moment, all_moments, next_moment
 from cheren.state import Status, Supply
-from tests.boards import H, allied, board, game, italian
+from tests.boards import H, allied, board, game, italian, position
 from tests.scenario_factory import DEFAULT_UNIT_TYPES, counter, town
 
 CLEAR = ["........", "........", "........", "........", "........"]
@@ -361,3 +361,36 @@ def test_undo_redo_and_replay(tmp_path: Path) -> None:
     replayed = Game.replay(s, 1, g.actions(), position=g.start)
     assert replayed.position.units == g.position.units
     assert str(g.log[0]).startswith("   1. [turn 1, Allied Movement] Allied: move a to 0201")
+
+
+def test_8_2_an_allied_controlled_empty_italian_arrival_town_loses_its_marker(tmp_path: Path) -> None:
+    s = board(tmp_path, CLEAR, [allied("a"), italian("i"), counter("late", "italian", letter="Z", turn=2,
+                                                                    faces=((2, 4),))])
+    p = position(s, {"a": "0101", "i": "0505"}, turn=2, side=Side.ITALIAN, phase=Phase.REINFORCEMENT)
+    p.set_control("Zulu", Side.ALLIED)
+    g = Game(s, 1, p)
+    assert g.position.units["late"].hex == H("0801")
+    assert g.position.controller("Zulu") is Side.ITALIAN
+
+
+def test_6_0_non_garrison_italian_units_move_through_garrison_areas(tmp_path: Path) -> None:
+    s = board(tmp_path, CLEAR, [allied("a"), italian("i", mp=6),
+                                counter("eritrea", "italian", faces=((2, 5),), colour="black",
+                                        native={"garrison": None, "village": "V", "defected": {"sp": 2, "mp": 5}})],
+              areas=["........", "........", "....WWWW", "....WWWW", "....WWWW"],
+              garrison_areas=[{"key": "wolkait", "name": "Wolkait", "char": "W"}],
+              native_villages=[{"name": "V", "hex": "0201"}])
+    g = game(s, {"a": "0101", "i": "0403", "eritrea": "0201"}, side=Side.ITALIAN)
+    through = next(a for a in g.legal_actions() if isinstance(a, Move) and a.unit == "i" and a.to == H("0805"))
+    assert g.check(through).ok
+    # 6.0: the Eritrea native unit is no garrison unit; it moves like any Italian unit
+    assert g.check(Move("eritrea", (H("0202"),))).ok
+
+
+def test_single_choice_decisions_are_taken_automatically(tmp_path: Path) -> None:
+    s = reinforcement_board(tmp_path)
+    g = game(s, {"a": "0101", "i": "0303"}, turn=2, phase=Phase.REINFORCEMENT)  # type: ignore[arg-type]
+    # one arriving allied unit and one Italian occupant: both losses are forced, so nobody is asked
+    assert g.position.units["late"].steps_lost == 1
+    assert g.position.units["i"].status is Status.ELIMINATED
+    assert g.pending is None
