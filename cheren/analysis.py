@@ -28,7 +28,8 @@ def zoc_overlay(position: Position, side: Side) -> Overlay:
     """The hexes in ``side``'s ZoC, marked H (hard) or S (soft), rule 4.0."""
     zoc = zoc_map(position, side)
     labels: dict[Hex, str | None] = {h: ("H" if k is Zoc.HARD else "S") for h, k in zoc.items()}
-    return Overlay("zoc", labels, colour=SIDE_COLOURS[side], opacity=0.22, title=f"{side.adjective} ZoC (H hard, S soft)")
+    title = f"{side.adjective} ZoC (H hard, S soft)"
+    return Overlay("zoc", labels, colour=SIDE_COLOURS[side], opacity=0.22, title=title)
 
 
 def why_not(position: Position, unit_id: str) -> dict[Hex, str]:

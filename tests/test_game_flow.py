@@ -252,7 +252,8 @@ def k7f8_board(tmp_path: Path) -> object:
              town("Af Abed", "0501", vp=5, letter="F"), town("Zulu", "0805", vp=5, letter="Z")]
     ff = {"letter": "K", "turn": 7, "alternative": {"letter": "F", "turn": 8}}
     counters = [allied("a"), italian("i"),
-                counter("ff1", "allied", faces=((3, 6),), arrival=ff), counter("ff2", "allied", faces=((2, 6),), arrival=ff)]
+                counter("ff1", "allied", faces=((3, 6),), arrival=ff),
+                counter("ff2", "allied", faces=((2, 6),), arrival=ff)]
     return board(tmp_path, CLEAR, counters, towns=towns)
 
 
@@ -357,7 +358,7 @@ def test_undo_redo_and_replay(tmp_path: Path) -> None:
     assert g.position.units["b"].hex == H("0103")
     g.redo()
     g.redo()
-    assert g.position.units == after.units and g.phase is Phase.REACTION
+    assert g.position.units == after.units and g.moment.phase is Phase.REACTION
     replayed = Game.replay(s, 1, g.actions(), position=g.start)
     assert replayed.position.units == g.position.units
     assert str(g.log[0]).startswith("   1. [turn 1, Allied Movement] Allied: move a to 0201")

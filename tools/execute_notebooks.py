@@ -13,14 +13,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def execute(path: Path) -> None:
-    nb = nbformat.read(path, as_version=4)
+    nb = nbformat.read(path, as_version=4)  # type: ignore[no-untyped-call]
     NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
     for cell in nb.cells:
         if cell.cell_type == "code" and cell.source.lstrip().startswith("# NBVAL_IGNORE_OUTPUT"):
             cell.outputs = []
     nb.metadata.pop("widgets", None)
     nbformat.validate(nb)
-    nbformat.write(nb, path)
+    nbformat.write(nb, path)  # type: ignore[no-untyped-call]
     print(f"executed {path.relative_to(ROOT)}")
 
 

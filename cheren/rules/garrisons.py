@@ -34,7 +34,8 @@ def release_trigger(position: Position, area: str) -> str | None:
             return f"{s.units[uid].name} is inside the {s.garrison_areas[area].name} area ({unit.hex.label})"
         for n in unit.hex.neighbours():
             if n in garrison_hexes:
-                return f"{s.units[uid].name} in {unit.hex.label} is next to a {s.garrison_areas[area].name} garrison unit"
+                area_name = s.garrison_areas[area].name
+                return f"{s.units[uid].name} in {unit.hex.label} is next to a {area_name} garrison unit"
     return None
 
 

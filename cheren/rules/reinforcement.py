@@ -142,11 +142,15 @@ def _allied_arrival(game: Game, town: str, group: list[str]) -> None:
         _place(game, town, group)
         return
     names = ", ".join(s.units[u].name for u in group)
-    game.event(f"{names} arrive at {town}, which Italian units hold: each side loses a step and the Italians retreat (8.1)")
+    game.event(
+        f"{names} arrive at {town}, which Italian units hold: each side loses a step and the Italians retreat (8.1)"
+    )
     game.queue_front(
-        Decision("loss", Side.ALLIED, ("8.1",), f"remove a step from the reinforcements arriving at {town}", tuple(group)),
+        Decision("loss", Side.ALLIED, ("8.1",), f"remove a step from the units arriving at {town}", tuple(group)),
         Decision("loss", Side.ITALIAN, ("8.1",), f"remove a step from the Italian units in {town}", occupants),
-        Decision("retreat", Side.ITALIAN, ("8.1", "11.7"), f"retreat the Italian units in {town} one hex", occupants, hex=h),
+        Decision(
+            "retreat", Side.ITALIAN, ("8.1", "11.7"), f"retreat the Italian units in {town} one hex", occupants, hex=h
+        ),
         Task("call", {"handler": _after_exchange, "args": {"town": town, "group": tuple(group)}}),
     )
 

@@ -60,9 +60,37 @@ def validate_model(model: type[M], data: dict[str, Any], file: str, problems: li
     try:
         return model.model_validate(data)
     except ValidationError as exc:
+        seen: set[tuple[str, str]] = set()
         for err in exc.errors():
-            problems.append(Problem(file, _field_path(err["loc"], data), _message(err)))
+            if not _branch_matches(err["loc"], data):
+                continue
+            problem = Problem(file, _field_path(err["loc"], data), _message(err))
+            if (problem.field or "", problem.message) not in seen:
+                seen.add((problem.field or "", problem.message))
+                problems.append(problem)
         return None
+
+
+def _is_type_tag(part: Any, node: Any) -> bool:
+    """pydantic names the branch of a union in ``loc`` ('Provenance', 'dict[str,Provenance]');
+    such tags are not fields anyone wrote."""
+    return isinstance(part, str) and not (isinstance(node, dict) and part in node) and (
+        part[:1].isupper() or "[" in part
+    )
+
+
+def _branch_matches(loc: tuple[Any, ...], data: Any) -> bool:
+    """Of a union's per-branch errors keep the branch that fits the value's shape: a mapping
+    was meant for the ``dict[...]`` branch, anything else for the other one."""
+    node = data
+    for part in loc:
+        if _is_type_tag(part, node):
+            return isinstance(node, dict) == str(part).startswith("dict[")
+        if isinstance(part, int):
+            node = node[part] if isinstance(node, list) and 0 <= part < len(node) else None
+        else:
+            node = node.get(part) if isinstance(node, dict) else None
+    return True
 
 
 def _message(err: Any) -> str:
@@ -91,10 +119,8 @@ def _field_path(loc: tuple[Any, ...], data: Any) -> str:
                 if isinstance(ident, str):
                     out += f" ({ident})"
         else:
-            # discriminated-union and before-validator tags are not fields a person wrote
-            if isinstance(node, dict) and part not in node and out:
-                if part in ("function-before[_from_text(), Provenance]",):
-                    continue
+            if _is_type_tag(part, node):
+                continue
             out += ("." if out else "") + str(part)
             node = node.get(part) if isinstance(node, dict) else None
     return out or "(top level)"
