@@ -27,8 +27,8 @@ from cheren.actions import (
 from cheren.hexes import Hex
 from cheren.rules import garrisons, reinforcement, stacking
 from cheren.rules.movement import MoveOptions, enemy_occupied, explain_move, immobile_reason, reachable
-from cheren.rules.zoc import zoc_map
 from cheren.rules.retreat import retreat_options
+from cheren.rules.zoc import zoc_map
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Phase, Side
 from cheren.sequence import PHASE_RULES, PHASE_TITLES, Moment, next_moment

@@ -197,7 +197,10 @@ def _build(data: PositionFile, s: Scenario, source: str) -> Position:
         if u.status is Status.MAP:
             if u.hex is None:
                 raise fail(f"{field}.hex", "a unit on the map needs a hex")
-            h = Hex.from_label(u.hex)
+            try:
+                h = Hex.from_label(u.hex)
+            except ValueError as exc:
+                raise fail(f"{field}.hex", str(exc)) from exc
             if h not in s.playable:
                 raise fail(f"{field}.hex", f"{u.hex} is not a playable hex")
         elif u.hex is not None:

@@ -201,16 +201,18 @@ def _check_counters(m: MapData, sheet: CounterSheet, file: str, problems: list[P
         if c.type not in types:
             problems.append(Problem(file, f"{here}.type", f"unknown unit type {c.type!r}"))
         arrival = c.arrival
+        field = f"{here}.arrival"
         while arrival is not None:
             if arrival.letter not in letters:
                 problems.append(
                     Problem(
                         file,
-                        f"{here}.arrival.letter",
+                        f"{field}.letter",
                         f"setup letter {arrival.letter!r} has no town (town letters: {' '.join(sorted(letters))})",
                     )
                 )
             arrival = arrival.alternative
+            field += ".alternative"
         if c.is_replacement or c.native is not None:
             if c.arrival is not None:
                 problems.append(

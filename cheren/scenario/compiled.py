@@ -6,6 +6,7 @@ shapes the rules ask questions of, once, at load time.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -270,6 +271,6 @@ def _route_sides(routes: list) -> frozenset[Hexside]:  # type: ignore[type-arg]
     sides: set[Hexside] = set()
     for route in routes:
         hexes = [parse_label(label) for label in route.hexes]
-        for a, b in zip(hexes, hexes[1:], strict=False):
+        for a, b in itertools.pairwise(hexes):
             sides.add(Hexside.between(a, b))
     return frozenset(sides)

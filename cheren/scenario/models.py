@@ -8,6 +8,7 @@ a :class:`Provenance` so the UI can say where a number came from.
 
 from __future__ import annotations
 
+import itertools
 import re
 from enum import StrEnum
 from typing import Annotated, Any, Literal
@@ -534,7 +535,7 @@ class ScenarioFile(Sourced):
             raise ValueError("the first victory band must start at 0 VP (or leave min_vp out)")
         if value[-1].max_vp is not None:
             raise ValueError("the last victory band must be open-ended (leave max_vp out)")
-        for lower, upper in zip(value, value[1:], strict=False):
+        for lower, upper in itertools.pairwise(value):
             if lower.max_vp is None or upper.min_vp != lower.max_vp + 1:
                 raise ValueError(
                     f"victory bands '{lower.level}' and '{upper.level}' leave a gap or overlap: "
