@@ -1,0 +1,103 @@
+"""The ``cheren`` command: validate scenario data, export its JSON Schema, render a map."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from cheren.scenario import ScenarioError, Side, load_scenario
+from cheren.scenario.loader import FILE_MODELS, SCENARIO_FILE
+from cheren.scenario.models import ScenarioFile
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    try:
+        s = load_scenario(args.directory)
+    except ScenarioError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    per_side = {side: sum(1 for u in s.units.values() if u.side is side) for side in Side}
+    print(
+        f"OK {s.directory}: {s.name}\n"
+        f"  map {s.columns} x {s.rows} hexes ({len(s.playable)} playable), {len(s.towns)} towns worth "
+        f"{s.total_vp} VP, {len(s.villages)} native villages, {len(s.garrison_areas)} garrison areas\n"
+        f"  {len(s.road_sides)} road and {len(s.track_sides)} track hexsides, "
+        f"{len(s.river_sides)} river hexsides\n"
+        f"  units: {per_side[Side.ALLIED]} allied, {per_side[Side.ITALIAN]} Italian "
+        f"({len(s.counters)} counters)\n"
+        f"  CRT columns: {' '.join(c.name for c in s.odds_columns)}\n"
+        f"  chits: {sum(c.count for c in s.chits.values())} in {len(s.chits)} kinds"
+    )
+    return 0
+
+
+def _cmd_schema(args: argparse.Namespace) -> int:
+    schemas = {SCENARIO_FILE: ScenarioFile.model_json_schema()}
+    for role, model in FILE_MODELS.items():
+        schemas[f"{role} file"] = model.model_json_schema()
+    if args.file:
+        key = SCENARIO_FILE if args.file == "scenario" else f"{args.file} file"
+        schemas = {key: schemas[key]}
+    text = json.dumps(schemas, indent=2) + "\n"
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _cmd_render(args: argparse.Namespace) -> int:
+    from cheren.render.svg import render_svg
+    from cheren.saves import SaveError, load_position
+    from cheren.setup import initial_position
+
+    try:
+        s = load_scenario(args.scenario)
+    except ScenarioError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    if args.position:
+        try:
+            position = load_position(args.position, s)
+        except SaveError as exc:
+            print(exc, file=sys.stderr)
+            return 1
+    else:
+        position = initial_position(s, seed=args.seed)
+    Path(args.out).write_text(render_svg(s, position), encoding="utf-8")
+    print(f"wrote {args.out}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cheren", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    v = sub.add_parser("validate", help="check a scenario directory and summarise it")
+    v.add_argument("directory", nargs="?", default=None, help="scenario directory (default: the bundled one)")
+    v.set_defaults(func=_cmd_validate)
+
+    sc = sub.add_parser("schema", help="print the JSON Schema of the scenario files")
+    sc.add_argument("--file", choices=["scenario", *FILE_MODELS], help="only this file's schema")
+    sc.add_argument("--out", help="write to this file instead of standard output")
+    sc.set_defaults(func=_cmd_schema)
+
+    r = sub.add_parser("render", help="draw a position as SVG (the opening setup by default)")
+    r.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
+    r.add_argument("--position", help="a saved position (JSON) to draw")
+    r.add_argument("--seed", type=int, default=0, help="dice seed for the opening setup's chit draw")
+    r.add_argument("--out", required=True, help="the SVG file to write")
+    r.set_defaults(func=_cmd_render)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
