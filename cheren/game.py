@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from cheren.actions import (
@@ -24,8 +24,23 @@ from cheren.actions import (
     Replace,
     Retreat,
 )
+from cheren.flow import (
+    ACTION_HANDLERS,
+    DECISIONS,
+    END_PHASE_CHECKS,
+    LEGAL_ACTIONS,
+    OK,
+    PHASE_END,
+    PHASE_START,
+    Decision,
+    Flow,
+    IllegalAction,
+    Refusal,
+    Task,
+    Verdict,
+)
 from cheren.hexes import Hex
-from cheren.rules import garrisons, reinforcement, stacking
+from cheren.rules import garrisons, plugins, reinforcement, stacking
 from cheren.rules.movement import MoveOptions, enemy_occupied, explain_move, immobile_reason, reachable
 from cheren.rules.retreat import retreat_options
 from cheren.rules.zoc import zoc_map
@@ -37,64 +52,7 @@ from cheren.state import Position, Status, Supply
 
 REACTION_LIMIT = 3  # 10.0: total stacking value the reacting side may move
 
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why an action is illegal: the rule numbers and a plain-language reason."""
-
-    rules: tuple[str, ...]
-    reason: str
-
-    def __str__(self) -> str:
-        return f"{self.reason} (rule {', '.join(self.rules)})"
-
-
-class IllegalAction(ValueError):
-    def __init__(self, action: Action, refusal: Refusal) -> None:
-        self.action = action
-        self.refusal = refusal
-        super().__init__(f"{action.describe()}: {refusal}")
-
-
-@dataclass(frozen=True)
-class Verdict:
-    refusal: Refusal | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.refusal is None
-
-    def __bool__(self) -> bool:
-        return self.ok
-
-    def __str__(self) -> str:
-        return "legal" if self.refusal is None else str(self.refusal)
-
-
-OK = Verdict()
-
-
-@dataclass
-class Decision:
-    """A choice the rules hand to one player before play goes on."""
-
-    kind: str  # "loss", "retreat", "place", "arrival"
-    side: Side
-    rules: tuple[str, ...]
-    prompt: str
-    units: tuple[str, ...] = ()
-    hex: Hex | None = None
-    count: int = 1  # losses: how many steps remain to be taken
-    choices: tuple[Hex, ...] = ()  # place: the hexes offered
-    code: str = ""  # arrival: the arrival code offered (8.4)
-
-
-@dataclass
-class Task:
-    """An automatic step of the sequence of play, queued behind decisions."""
-
-    kind: str
-    data: dict[str, Any] = field(default_factory=dict)
+__all__ = ["OK", "Decision", "Flow", "Game", "IllegalAction", "LogEntry", "Refusal", "Task", "Verdict", "plugins"]
 
 
 @dataclass
@@ -109,17 +67,6 @@ class LogEntry:
         lines = [f"{self.index:4d}. [{self.moment}] {self.side.adjective}: {self.action.describe()}"]
         lines += [f"        {e}" for e in self.events]
         return "\n".join(lines)
-
-
-@dataclass
-class Flow:
-    """Where the sequence of play stands inside a phase (copied for undo)."""
-
-    queue: list[Decision | Task] = field(default_factory=list)
-    moved: set[str] = field(default_factory=set)
-    reaction_used: int = 0
-    replacement_done: bool = False
-    over: bool = False
 
 
 class Game:
@@ -201,6 +148,8 @@ class Game:
             for uid in self._movers():
                 reach = reachable(self.position, uid, self._move_options(uid), zoc=zoc, enemy_hexes=occupied)
                 out += [Move(uid, r.path) for _, r in sorted(reach.reach.items())]
+        for contribute in LEGAL_ACTIONS:
+            out += contribute(self)
         out.append(EndPhase())
         return out
 
@@ -282,8 +231,11 @@ class Game:
             if action in self._decision_actions(d):
                 return None
             return Refusal(d.rules, f"{d.side.adjective} must first decide: {d.prompt}")
+        handler = ACTION_HANDLERS.get(type(action))
+        if handler is not None:
+            return handler.refusal(self, action)
         if isinstance(action, EndPhase):
-            return None
+            return self._end_phase_refusal()
         if isinstance(action, Move):
             return self._move_refusal(action)
         if isinstance(action, Replace):
@@ -393,7 +345,10 @@ class Game:
         if d is not None:
             self._answer(d, action)
             return
-        if isinstance(action, EndPhase):
+        handler = ACTION_HANDLERS.get(type(action))
+        if handler is not None:
+            handler.apply(self, action)
+        elif isinstance(action, EndPhase):
             self.flow.queue.append(Task("end_phase"))
         elif isinstance(action, Move):
             self._move(action)
@@ -425,6 +380,9 @@ class Game:
 
     # -- decisions ---------------------------------------------------------------------------
     def _decision_actions(self, d: Decision) -> list[Action]:
+        kind = DECISIONS.get(d.kind)
+        if kind is not None:
+            return kind.actions(self, d)
         if d.kind == "loss":
             return [RemoveStep(u) for u in d.units if self._alive(u)]
         if d.kind == "retreat":
@@ -440,6 +398,10 @@ class Game:
 
     def _answer(self, d: Decision, action: Action) -> None:
         p = self.position
+        kind = DECISIONS.get(d.kind)
+        if kind is not None:
+            kind.answer(self, d, action)
+            return
         if isinstance(action, RemoveStep):
             self._lose_step(action.unit, d.rules)
             d.count -= 1
@@ -484,7 +446,9 @@ class Game:
             if d is None:
                 return
             options = self._decision_actions(d)
-            if len(options) == 1 and d.kind != "arrival":
+            kind = DECISIONS.get(d.kind)
+            auto = kind.auto if kind is not None else d.kind != "arrival"
+            if len(options) == 1 and auto:
                 self._events.append(f"{d.side.adjective} has one choice: {options[0].describe()}")
                 self._answer(d, options[0])
                 if self.flow.queue and isinstance(self.flow.queue[0], Task):
@@ -512,7 +476,10 @@ class Game:
         kind = task.kind
         if kind == "end_phase":
             self._events.append(f"end of {self.phasing.adjective} {PHASE_TITLES[self.phase]}")
-            self.flow.queue[0:0] = [Task("garrisons"), Task("stacking"), Task("advance")]
+            self.flow.queue[0:0] = [Task("phase_end_hooks"), Task("garrisons"), Task("stacking"), Task("advance")]
+        elif kind == "phase_end_hooks":
+            for hook in PHASE_END:
+                hook(self)
         elif kind == "garrisons":
             garrisons.check_release(self)
         elif kind == "stacking":
@@ -533,6 +500,7 @@ class Game:
         self.flow.moved.clear()
         self.flow.reaction_used = 0
         self.flow.replacement_done = False
+        self.flow.extra.clear()
         if nxt is None:
             self.flow.over = True
             vp = self.position.allied_vp()
@@ -545,6 +513,15 @@ class Game:
     def _start_phase(self) -> None:
         if self.phase is Phase.REINFORCEMENT:
             self.flow.queue.append(Task("arrivals"))
+        for hook in PHASE_START[self.phase]:
+            self.flow.queue.append(Task("call", {"handler": _run_hook, "args": {"hook": hook}}))
+
+    def _end_phase_refusal(self) -> Refusal | None:
+        for check in END_PHASE_CHECKS:
+            refusal = check(self)
+            if refusal is not None:
+                return refusal
+        return None
 
     # -- helpers used by the rule modules ----------------------------------------------------
     def event(self, text: str) -> None:
@@ -608,6 +585,10 @@ class Game:
 
     def _replaceable(self) -> list[str]:
         return [u for u in self.position.units if reinforcement.replacement_problem(self.position, u) is None]
+
+
+def _run_hook(game: Game, hook: Any) -> None:
+    hook(game)
 
 
 def _walk_cost(position: Position, uid: str, path: tuple[Hex, ...], options: MoveOptions) -> tuple[Any, Refusal | None]:

@@ -1,0 +1,155 @@
+"""The vocabulary of the legality gate, and the registries rule areas plug into.
+
+:mod:`cheren.game` drives the sequence of play; a rule area (combat, supply, chits) adds to it
+without touching the game loop by registering here:
+
+* an action type with its ``refusal`` and ``apply`` functions (:func:`register_action`),
+* a contributor of legal actions for the current phase (:func:`register_legal_actions`),
+* a hook at the start or the end of a phase (:func:`on_phase_start`, :func:`on_phase_end`),
+* a check that may forbid ending the phase yet (:func:`check_end_phase`),
+* a decision kind: the actions that answer it and what answering does (:func:`register_decision`).
+
+Rule modules import this module, never :mod:`cheren.game` (only for type checking), so there
+are no import cycles; :mod:`cheren.rules.plugins` imports every rule area once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from cheren.actions import Action
+from cheren.hexes import Hex
+from cheren.scenario.models import Phase, Side
+
+if TYPE_CHECKING:
+    from cheren.game import Game
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why an action is illegal: the rule numbers and a plain-language reason."""
+
+    rules: tuple[str, ...]
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.reason} (rule {', '.join(self.rules)})"
+
+
+class IllegalAction(ValueError):
+    def __init__(self, action: Action, refusal: Refusal) -> None:
+        self.action = action
+        self.refusal = refusal
+        super().__init__(f"{action.describe()}: {refusal}")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    refusal: Refusal | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.refusal is None
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def __str__(self) -> str:
+        return "legal" if self.refusal is None else str(self.refusal)
+
+
+OK = Verdict()
+
+
+@dataclass
+class Decision:
+    """A choice the rules hand to one player before play goes on."""
+
+    kind: str
+    side: Side
+    rules: tuple[str, ...]
+    prompt: str
+    units: tuple[str, ...] = ()
+    hex: Hex | None = None
+    count: int = 1  # losses: how many steps remain to be taken
+    choices: tuple[Hex, ...] = ()  # place: the hexes offered
+    code: str = ""  # arrival: the arrival code offered (8.4)
+    data: dict[str, Any] = field(default_factory=dict)  # anything else a rule area needs
+
+
+@dataclass
+class Task:
+    """An automatic step of the sequence of play, queued behind decisions.  ``call`` tasks
+    carry a module-level function and keyword arguments (kept plain so undo can copy them)."""
+
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Flow:
+    """Where the sequence of play stands inside a phase (copied for undo)."""
+
+    queue: list[Decision | Task] = field(default_factory=list)
+    moved: set[str] = field(default_factory=set)
+    reaction_used: int = 0
+    replacement_done: bool = False
+    over: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)  # per-phase state of rule areas (reset each phase)
+
+
+# -- registries ----------------------------------------------------------------------------------
+RefusalFn = Callable[["Game", Any], Refusal | None]
+ApplyFn = Callable[["Game", Any], None]
+
+
+@dataclass(frozen=True)
+class ActionHandler:
+    refusal: RefusalFn
+    apply: ApplyFn
+
+
+@dataclass(frozen=True)
+class DecisionKind:
+    actions: Callable[[Game, Decision], list[Action]]
+    answer: Callable[[Game, Decision, Action], None]
+    auto: bool = True  # take a single legal answer automatically (7.0 reading)
+
+
+ACTION_HANDLERS: dict[type[Action], ActionHandler] = {}
+LEGAL_ACTIONS: list[Callable[[Game], list[Action]]] = []
+PHASE_START: dict[Phase, list[Callable[[Game], None]]] = {phase: [] for phase in Phase}
+PHASE_END: list[Callable[[Game], None]] = []
+END_PHASE_CHECKS: list[Callable[[Game], Refusal | None]] = []
+DECISIONS: dict[str, DecisionKind] = {}
+
+
+def register_action(action_type: type[Action], refusal: RefusalFn, apply: ApplyFn) -> None:
+    ACTION_HANDLERS[action_type] = ActionHandler(refusal, apply)
+
+
+def register_legal_actions(fn: Callable[[Game], list[Action]]) -> None:
+    if fn not in LEGAL_ACTIONS:
+        LEGAL_ACTIONS.append(fn)
+
+
+def on_phase_start(phase: Phase, fn: Callable[[Game], None]) -> None:
+    if fn not in PHASE_START[phase]:
+        PHASE_START[phase].append(fn)
+
+
+def on_phase_end(fn: Callable[[Game], None]) -> None:
+    if fn not in PHASE_END:
+        PHASE_END.append(fn)
+
+
+def check_end_phase(fn: Callable[[Game], Refusal | None]) -> None:
+    """A rule that may forbid ending the phase yet (e.g. an attack declared but not resolved)."""
+    if fn not in END_PHASE_CHECKS:
+        END_PHASE_CHECKS.append(fn)
+
+
+def register_decision(kind: str, decision: DecisionKind) -> None:
+    DECISIONS[kind] = decision
