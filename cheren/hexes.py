@@ -100,7 +100,7 @@ def hex_label(h: Hex) -> str:
 def parse_label(label: str) -> Hex:
     """Parse a four-digit ``CCRR`` label (columns and rows count from 01)."""
     text = str(label).strip()
-    if len(text) != 4 or not text.isdigit():
+    if len(text) != 4 or not all("0" <= ch <= "9" for ch in text):
         raise ValueError(f"hex label {label!r} is not four digits CCRR (for example 0712)")
     col, row = int(text[:2]), int(text[2:])
     if col < 1 or row < 1:

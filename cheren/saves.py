@@ -3,7 +3,6 @@ gives identical bytes; loading checks everything and names the file and field at
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import tempfile
@@ -15,9 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from cheren.dice import Dice
 from cheren.hexes import Hex
 from cheren.scenario.compiled import Scenario
-from cheren.scenario.loader import FILE_MODELS, SCENARIO_FILE
 from cheren.scenario.models import Phase, Side
-from cheren.state import ChitState, Position, Status, Supply, UnitState, chit_key
+from cheren.state import ChitState, Position, Status, Supply, UnitState, chit_instances, chit_key
 
 FORMAT = "cheren-position"
 VERSION = 1
@@ -74,12 +72,8 @@ class PositionFile(_Strict):
 
 
 def scenario_digest(scenario: Scenario) -> str:
-    """A fingerprint of the scenario files, so a save is never applied to different data."""
-    h = hashlib.sha256()
-    for name in [SCENARIO_FILE, *(scenario.info.files[role] for role in FILE_MODELS)]:  # type: ignore[index]
-        h.update(name.encode())
-        h.update((scenario.directory / name).read_bytes())
-    return h.hexdigest()[:16]
+    """The fingerprint of the scenario files as they were loaded."""
+    return scenario.digest
 
 
 def position_to_dict(position: Position) -> dict[str, Any]:
@@ -231,6 +225,13 @@ def _build(data: PositionFile, s: Scenario, source: str) -> Position:
         for i, uid in enumerate(items):
             if uid not in s.units:
                 raise fail(f"{where}[{i}]", f"no unit {uid!r}")
+    missing_chits = set(chit_instances(s)) - seen
+    if missing_chits:
+        listed = ", ".join(sorted(missing_chits))
+        raise fail("chits", f"chits missing from hands, cup, played and removed: {listed}")
+    unknown = seen - set(chit_instances(s))
+    if unknown:
+        raise fail("chits", f"chits that the scenario does not have: {', '.join(sorted(unknown))}")
     chits = ChitState(
         hands={side: list(data.chits.hands.get(side, [])) for side in Side},
         cup=list(data.chits.cup),

@@ -5,17 +5,9 @@ from __future__ import annotations
 from cheren.dice import Dice
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Side
-from cheren.state import ChitState, Position, Status, UnitState
+from cheren.state import ChitState, Position, Status, UnitState, chit_instances
 
-
-def chit_instances(scenario: Scenario, side: Side | None = None) -> list[str]:
-    """Every physical chit as ``key.n``, in chart order (duplicates numbered from 1)."""
-    return [
-        f"{chit.key}.{n}"
-        for chit in scenario.chit_chart.chits
-        if side is None or chit.side is side
-        for n in range(1, chit.count + 1)
-    ]
+__all__ = ["chit_instances", "initial_position"]
 
 
 def initial_position(scenario: Scenario, seed: int = 0) -> Position:

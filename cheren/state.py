@@ -60,6 +60,16 @@ def chit_key(instance: str) -> str:
     return instance.rsplit(".", 1)[0]
 
 
+def chit_instances(scenario: Scenario, side: Side | None = None) -> list[str]:
+    """Every physical chit as ``key.n``, in chart order (duplicates numbered from 1)."""
+    return [
+        f"{chit.key}.{n}"
+        for chit in scenario.chit_chart.chits
+        if side is None or chit.side is side
+        for n in range(1, chit.count + 1)
+    ]
+
+
 @dataclass
 class Position:
     """A game position.  Build the opening with :func:`cheren.setup.initial_position` or an
@@ -80,11 +90,10 @@ class Position:
     # -- construction --------------------------------------------------------------------
     @classmethod
     def empty(cls, scenario: Scenario, seed: int = 0) -> Position:
-        """Every unit off the board (in the pool), no control markers: for hand-built positions."""
-        units = {
-            uid: UnitState(uid, u.side, Status.POOL) for uid, u in scenario.units.items()
-        }
-        return cls(scenario=scenario, units=units, dice=Dice(seed))
+        """Every unit off the board (in the pool), no control markers, every chit in the common
+        cup: the blank board for hand-built positions."""
+        units = {uid: UnitState(uid, u.side, Status.POOL) for uid, u in scenario.units.items()}
+        return cls(scenario=scenario, units=units, dice=Dice(seed), chits=ChitState(cup=chit_instances(scenario)))
 
     def copy(self) -> Position:
         """An independent copy that shares the (immutable) scenario.  Written out by hand:

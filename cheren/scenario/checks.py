@@ -76,11 +76,13 @@ def _check_grid(terrain: TerrainKey, m: MapData, file: str, problems: list[Probl
             problems.append(Problem(file, field, f"has {len(rows)} rows; the map has rows: {m.rows}"))
         for row, line in enumerate(rows[: m.rows]):
             if len(line) != m.columns:
+                first_bad = Hex.from_offset(min(len(line), m.columns - 1), row).label
                 problems.append(
                     Problem(
                         file,
                         field,
                         f"row {row + 1:02d} has {len(line)} characters; the map has columns: {m.columns}",
+                        hex=first_bad,
                     )
                 )
             for col, char in enumerate(line[: m.columns]):
@@ -221,6 +223,10 @@ def _check_counters(m: MapData, sheet: CounterSheet, file: str, problems: list[P
         elif c.arrival is None:
             problems.append(Problem(file, f"{here}.arrival", "needs a setup letter or an arrival turn (5.0)"))
         if c.native is not None:
+            if c.side is not Side.ITALIAN:
+                problems.append(
+                    Problem(file, f"{here}.side", "native units start on their Italian side (5.0); the back is allied")
+                )
             if c.native.village not in villages:
                 problems.append(
                     Problem(file, f"{here}.native.village", f"no native village named {c.native.village!r}")

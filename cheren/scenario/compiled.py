@@ -159,8 +159,10 @@ class Scenario:
         counter_sheet: CounterSheet,
         crt: CombatTable,
         chit_chart: ChitChart,
+        digest: str = "",
     ) -> None:
         self.directory = directory
+        self.digest = digest  # fingerprint of the files as loaded (saves record it)
         self.info = info
         self.terrain_key = terrain_key
         self.map = map_data

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -64,11 +66,20 @@ def validate_model(model: type[M], data: dict[str, Any], file: str, problems: li
         for err in exc.errors():
             if not _branch_matches(err["loc"], data):
                 continue
-            problem = Problem(file, _field_path(err["loc"], data), _message(err))
+            problem = Problem(file, _die_rows(_field_path(err["loc"], data), model), _message(err))
             if (problem.field or "", problem.message) not in seen:
                 seen.add((problem.field or "", problem.message))
                 problems.append(problem)
         return None
+
+
+def _die_rows(path: str, model: type[BaseModel]) -> str:
+    """CRT cells are listed for die rolls 1..6; name them so, not by a 0-based index."""
+    if model.__name__ != "CombatTable":
+        return path
+    return re.sub(
+        r"^(columns\.[0-9]+-[0-9]+)\[(\d)\]", lambda m: f"{m.group(1)} (die roll {int(m.group(2)) + 1})", path
+    )
 
 
 def _is_type_tag(part: Any, node: Any) -> bool:
@@ -148,6 +159,10 @@ def load_scenario(directory: str | Path | None = None) -> Scenario:
         if filename is None:
             problems.append(Problem(SCENARIO_FILE, f"files.{role}", f"no file given for the {role} data"))
             continue
+        if not (root / filename).is_file():
+            missing = f"the {role} file {filename!r} does not exist in {root}"
+            problems.append(Problem(SCENARIO_FILE, f"files.{role}", missing))
+            continue
         data = read_yaml(root / filename, problems)
         if data is None:
             continue
@@ -169,5 +184,14 @@ def load_scenario(directory: str | Path | None = None) -> Scenario:
     cross_check(scenario_file, terrain, map_data, counters, crt, chits, names, problems)
     if problems:
         raise ScenarioError(problems)
-    return Scenario(root, scenario_file, terrain, map_data, counters, crt, chits)
+    return Scenario(root, scenario_file, terrain, map_data, counters, crt, chits, digest=_digest(root, names))
+
+
+def _digest(root: Path, names: dict[str, str]) -> str:
+    """A fingerprint of the files as read now, so a save is never applied to other data."""
+    h = hashlib.sha256()
+    for name in [SCENARIO_FILE, *names.values()]:
+        h.update(name.encode())
+        h.update((root / name).read_bytes())
+    return h.hexdigest()[:16]
 
