@@ -98,6 +98,7 @@ class Flow:
     replacement_done: bool = False
     over: bool = False
     extra: dict[str, Any] = field(default_factory=dict)  # per-phase state of rule areas (reset each phase)
+    turn_extra: dict[str, Any] = field(default_factory=dict)  # per-game-turn state (reset each turn)
 
 
 # -- registries ----------------------------------------------------------------------------------
@@ -123,6 +124,10 @@ LEGAL_ACTIONS: list[Callable[[Game], list[Action]]] = []
 PHASE_START: dict[Phase, list[Callable[[Game], None]]] = {phase: [] for phase in Phase}
 PHASE_END: list[Callable[[Game], None]] = []
 END_PHASE_CHECKS: list[Callable[[Game], Refusal | None]] = []
+# Chits change how one unit moves (cheren.rules.movement.MoveOptions, changed in place) and
+# who may move in the Exploitation phase (13.0: "plus any friendly unit with an Exploit chit").
+MOVE_OPTIONS: list[Callable[[Game, str, Any], None]] = []
+EXPLOIT_GRANTS: list[Callable[[Game, str], bool]] = []
 DECISIONS: dict[str, DecisionKind] = {}
 
 
@@ -149,6 +154,16 @@ def check_end_phase(fn: Callable[[Game], Refusal | None]) -> None:
     """A rule that may forbid ending the phase yet (e.g. an attack declared but not resolved)."""
     if fn not in END_PHASE_CHECKS:
         END_PHASE_CHECKS.append(fn)
+
+
+def modify_move_options(fn: Callable[[Game, str, Any], None]) -> None:
+    if fn not in MOVE_OPTIONS:
+        MOVE_OPTIONS.append(fn)
+
+
+def grant_exploitation(fn: Callable[[Game, str], bool]) -> None:
+    if fn not in EXPLOIT_GRANTS:
+        EXPLOIT_GRANTS.append(fn)
 
 
 def register_decision(kind: str, decision: DecisionKind) -> None:

@@ -28,7 +28,9 @@ from cheren.flow import (
     ACTION_HANDLERS,
     DECISIONS,
     END_PHASE_CHECKS,
+    EXPLOIT_GRANTS,
     LEGAL_ACTIONS,
+    MOVE_OPTIONS,
     OK,
     PHASE_END,
     PHASE_START,
@@ -288,7 +290,7 @@ class Game:
             for n in unit.hex.neighbours():
                 if any(p.units[o].side is enemy for o in p.units_at(n)):
                     return Refusal(("10.0",), f"{d.name} is adjacent to an enemy unit in {n.label} and may not react")
-            limit = REACTION_LIMIT
+            limit = self.flow.extra.get("reaction_limit", REACTION_LIMIT)
             if self.flow.reaction_used + d.stack > limit:
                 return Refusal(
                     ("10.0",),
@@ -296,7 +298,7 @@ class Game:
                     f"{self.flow.reaction_used} used, {d.name} adds {d.stack}",
                 )
         if self.phase is Phase.EXPLOITATION:
-            if not d.type.may_exploit:
+            if not d.type.may_exploit and not any(grant(self, uid) for grant in EXPLOIT_GRANTS):
                 return Refusal(("13.0",), f"{d.name} ({d.type.name}) does not move in the Exploitation phase")
             if unit.supply is not None:
                 return Refusal(("13.0", "12.5"), f"{d.name} has a Low/No supply marker and may not exploit")
@@ -506,6 +508,8 @@ class Game:
             vp = self.position.allied_vp()
             self._events.append(f"the game ends: {vp} allied VP, {self.scenario.victory_level(vp)} (14.0)")
             return
+        if nxt.turn != self.position.turn:
+            self.flow.turn_extra.clear()
         self.position.turn, self.position.side, self.position.phase = nxt
         self._events.append(f"begin {nxt}")
         self._start_phase()
@@ -574,7 +578,10 @@ class Game:
         return out
 
     def _move_options(self, uid: str) -> MoveOptions:
-        return MoveOptions()
+        options = MoveOptions()
+        for modify in MOVE_OPTIONS:
+            modify(self, uid, options)
+        return options
 
     def _replacement_open(self) -> bool:
         return (
@@ -595,7 +602,7 @@ def _walk_cost(position: Position, uid: str, path: tuple[Hex, ...], options: Mov
     """Cost of an explicit path, refusing the first illegal step."""
     from fractions import Fraction
 
-    from cheren.rules.movement import move_graph
+    from cheren.rules.movement import edge_cost, move_graph
     from cheren.rules.zoc import Zoc, zoc_map
 
     s = position.scenario
@@ -606,9 +613,11 @@ def _walk_cost(position: Position, uid: str, path: tuple[Hex, ...], options: Mov
     ticks = 0
     here = unit.hex
     assert here is not None
-    for i, h in enumerate(path):
+    for h in path:
         if here != unit.hex and zoc.get(here) is Zoc.HARD:
             return Fraction(0), Refusal(("4.0",), f"{d.name} must stop in {here.label}: it is in a hard enemy ZoC")
+        if here != unit.hex and here in options.stop_at:
+            return Fraction(0), Refusal(("5.1",), f"{d.name} must stop in {here.label}: a Roadblock is there")
         edge = next((e for e in graph.edges[here] if e.to == h), None)
         if edge is None or edge.ticks < 0:
             return Fraction(0), Refusal(("1.1",), f"{_lbl(h)} cannot be entered")
@@ -616,9 +625,8 @@ def _walk_cost(position: Position, uid: str, path: tuple[Hex, ...], options: Mov
             return Fraction(0), Refusal(("9.1",), f"{h.label} is a mountain hex: {d.name} may never enter it")
         if any(position.units[o].side is not unit.side for o in position.units_at(h)):
             return Fraction(0), Refusal(("9.0",), f"{h.label} holds enemy units")
-        ticks += edge.ticks + (graph.scale if h in zoc else 0)
+        ticks += edge_cost(graph, here, edge, options) + (graph.scale if h in zoc else 0)
         here = h
-        del i
     return graph.mp(ticks), None
 
 

@@ -25,6 +25,7 @@ class Edge:
 
     to: Hex
     ticks: int  # -1: cannot be entered at all (unplayable or impassable terrain)
+    off_road_ticks: int  # the cost when road movement is denied (a Roadblock chit)
     road: bool
     river: bool
     mountain: bool
@@ -82,19 +83,20 @@ def _build_graph(s: Scenario) -> MoveGraph:
             info = s.hexes.get(n)
             if info is None or not info.playable or info.move_cost is None:
                 if info is not None:
-                    out.append(Edge(n, -1, False, False, info.mountain))
+                    out.append(Edge(n, -1, -1, False, False, info.mountain))
                 continue
             side = Hexside.between(h, n)
             river = side in s.river_sides
             on_road = road_cost is not None and (
                 side in s.road_sides or (side in s.track_sides and n in road_hexes)
             )
+            off_road = ticks(info.move_cost) + (ticks(key.river.move_cost) if river else 0)
             if on_road:
                 assert road_cost is not None
                 cost = ticks(road_cost)
             else:
-                cost = ticks(info.move_cost) + (ticks(key.river.move_cost) if river else 0)
-            out.append(Edge(n, cost, on_road, river, info.mountain))
+                cost = off_road
+            out.append(Edge(n, cost, off_road, on_road, river, info.mountain))
         edges[h] = tuple(out)
     return MoveGraph(scale, ticks(key.river.move_cost), edges)
 
@@ -138,12 +140,33 @@ class Reach:
 
 @dataclass
 class MoveOptions:
-    """Knobs the chits turn (issue 6): extra MP, ignore ZoC costs and stops, rivers."""
+    """What chits change about one unit's move this phase: extra MP (Forced march), no ZoC
+    cost or stop (Infiltrate), no river cost (Engineers), hexes without road movement where the
+    unit must stop (Roadblock), road crossings that pay the river again (Demolition)."""
 
     extra_mp: int = 0
     ignore_zoc: bool = False
     ignore_rivers: bool = False
-    blocked: frozenset[Hex] = field(default_factory=frozenset)
+    stop_at: frozenset[Hex] = field(default_factory=frozenset)
+    no_road: frozenset[Hex] = field(default_factory=frozenset)
+    blown_bridges: frozenset[Hexside] = field(default_factory=frozenset)
+
+
+def edge_cost(graph: MoveGraph, here: Hex, e: Edge, opts: MoveOptions) -> int:
+    """Ticks to cross from ``here`` along ``e`` (ZoC not included), with the chits' changes."""
+    if e.road and (e.to in opts.no_road or here in opts.no_road):
+        cost = e.off_road_ticks
+        road = False
+    else:
+        cost = e.ticks
+        road = e.road
+    if e.river:
+        blown = road and bool(opts.blown_bridges) and Hexside.between(here, e.to) in opts.blown_bridges
+        if blown:
+            cost += graph.river_ticks  # the bridge is down: the road crossing pays the river again
+        if opts.ignore_rivers and (blown or not road):
+            cost -= graph.river_ticks  # Engineers cross without the river cost
+    return cost
 
 
 @dataclass
@@ -195,6 +218,7 @@ def reachable(
     occupied_by_enemy = enemy_hexes if enemy_hexes is not None else enemy_occupied(position, enemy)
     no_mountain = not d.type.may_enter_mountain
     zoc_ticks = graph.scale  # +1 MP
+    plain = not (opts.ignore_rivers or opts.no_road or opts.blown_bridges)
 
     best: dict[Hex, int] = {start: 0}
     parent: dict[Hex, Hex] = {}
@@ -203,14 +227,12 @@ def reachable(
         spent, h = heapq.heappop(heap)
         if spent > best.get(h, budget + 1):
             continue
-        if h != start and (zoc.get(h) is Zoc.HARD or h in opts.blocked):
-            continue  # 4.0: stop on entering a hard ZoC
+        if h != start and (zoc.get(h) is Zoc.HARD or h in opts.stop_at):
+            continue  # 4.0: stop on entering a hard ZoC (or a Roadblock)
         for e in graph.edges[h]:
             if e.ticks < 0 or (no_mountain and e.mountain) or e.to in occupied_by_enemy:
                 continue
-            cost = e.ticks
-            if e.river and opts.ignore_rivers and not e.road:
-                cost -= graph.river_ticks
+            cost = e.ticks if plain else edge_cost(graph, h, e, opts)
             if e.to in zoc:
                 cost += zoc_ticks
             total = spent + cost
@@ -226,7 +248,7 @@ def reachable(
         path = [h]
         while path[-1] in parent and parent[path[-1]] != start:
             path.append(parent[path[-1]])
-        reach[h] = Reach(h, ticks, graph.scale, tuple(reversed(path)), zoc.get(h) is Zoc.HARD)
+        reach[h] = Reach(h, ticks, graph.scale, tuple(reversed(path)), zoc.get(h) is Zoc.HARD or h in opts.stop_at)
     return ReachMap(unit_id, start, Fraction(budget, graph.scale), reach)
 
 
