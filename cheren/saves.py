@@ -48,6 +48,7 @@ class _Chits(_Strict):
     cup: list[str]
     played: list[str] = Field(default_factory=list)
     removed: list[str] = Field(default_factory=list)
+    seen: dict[Side, list[str]] = Field(default_factory=dict)
 
 
 class _Dice(_Strict):
@@ -105,6 +106,7 @@ def position_to_dict(position: Position) -> dict[str, Any]:
             "cup": list(position.chits.cup),
             "played": list(position.chits.played),
             "removed": list(position.chits.removed),
+            "seen": {side.value: list(position.chits.seen[side]) for side in Side},
         },
         "postponed": sorted(position.postponed),
         "delayed": sorted(position.delayed),
@@ -229,6 +231,10 @@ def _build(data: PositionFile, s: Scenario, source: str) -> Position:
     if missing_chits:
         listed = ", ".join(sorted(missing_chits))
         raise fail("chits", f"chits missing from hands, cup, played and removed: {listed}")
+    for side, items in data.chits.seen.items():
+        stray = [c for c in items if c not in data.chits.removed]
+        if stray:
+            raise fail(f"chits.seen.{side.value}", f"{', '.join(stray)} are not among the removed chits")
     unknown = seen - set(chit_instances(s))
     if unknown:
         raise fail("chits", f"chits that the scenario does not have: {', '.join(sorted(unknown))}")
@@ -237,6 +243,7 @@ def _build(data: PositionFile, s: Scenario, source: str) -> Position:
         cup=list(data.chits.cup),
         played=list(data.chits.played),
         removed=list(data.chits.removed),
+        seen={side: list(data.chits.seen.get(side, [])) for side in Side},
     )
     return Position(
         scenario=s,

@@ -54,6 +54,8 @@ class ChitState:
     cup: list[str] = field(default_factory=list)
     played: list[str] = field(default_factory=list)  # face up until the end of the phase (5.1)
     removed: list[str] = field(default_factory=list)  # out of play (one-time chits, 5.1)
+    # Enemy chits a side drew and removed unseen (5.1): only that side knows which they were.
+    seen: dict[Side, list[str]] = field(default_factory=lambda: {Side.ALLIED: [], Side.ITALIAN: []})
 
 
 def chit_key(instance: str) -> str:
@@ -115,6 +117,7 @@ class Position:
                 cup=list(self.chits.cup),
                 played=list(self.chits.played),
                 removed=list(self.chits.removed),
+                seen={side: list(seen) for side, seen in self.chits.seen.items()},
             ),
             postponed=set(self.postponed),
             delayed=set(self.delayed),
