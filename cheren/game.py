@@ -43,7 +43,7 @@ from cheren.flow import (
 )
 from cheren.hexes import Hex
 from cheren.rules import garrisons, plugins, reinforcement, stacking
-from cheren.rules.movement import MoveOptions, enemy_occupied, explain_move, immobile_reason, reachable
+from cheren.rules.movement import MoveOptions, ReachMap, explain_move, immobile_reason, reachable
 from cheren.rules.retreat import retreat_options
 from cheren.rules.zoc import zoc_map
 from cheren.scenario.compiled import Scenario
@@ -82,6 +82,8 @@ class Game:
         self._events: list[str] = []
         self._undo: list[tuple[Position, Flow, int]] = []
         self._redo: list[Action] = []
+        self._reach_cache: dict[tuple[Any, ...], ReachMap] = {}
+        self._zoc_cache: dict[tuple[Any, ...], dict[Hex, Any]] = {}
         self._start_phase()
         self._run_queue()
         self.start_flow = copy.deepcopy(self.flow)
@@ -144,11 +146,8 @@ class Game:
         if phase is Phase.REINFORCEMENT and self._replacement_open():
             out += [Replace(u) for u in self._replaceable()]
         if phase in (Phase.MOVEMENT, Phase.REACTION, Phase.EXPLOITATION):
-            enemy = self.moment.acting.enemy
-            zoc = zoc_map(self.position, enemy)
-            occupied = enemy_occupied(self.position, enemy)
             for uid in self._movers():
-                reach = reachable(self.position, uid, self._move_options(uid), zoc=zoc, enemy_hexes=occupied)
+                reach = self._reach(uid)
                 out += [Move(uid, r.path) for _, r in sorted(reach.reach.items())]
         for contribute in LEGAL_ACTIONS:
             out += contribute(self)
@@ -307,7 +306,7 @@ class Game:
     def _path_refusal(self, uid: str, path: tuple[Hex, ...]) -> Refusal | None:
         p = self.position
         d = self.scenario.units[uid]
-        reach = reachable(p, uid, self._move_options(uid))
+        reach = self._reach(uid)
         start = p.units[uid].hex
         assert start is not None
         previous = start
@@ -365,7 +364,7 @@ class Game:
         uid = action.unit
         unit = p.units[uid]
         d = self.scenario.units[uid]
-        reach = reachable(p, uid, self._move_options(uid))
+        reach = self._reach(uid)
         r = reach.reach.get(action.to)
         if r is not None and r.path == action.path:
             cost = r.cost
@@ -576,6 +575,36 @@ class Game:
             if self._phase_mover_refusal(uid) is None and immobile_reason(self.position, uid) is None:
                 out.append(uid)
         return out
+
+    def _reach(self, uid: str) -> ReachMap:
+        """The unit's reach, cached: within a phase it changes only when the enemy's units, the
+        unit itself, released garrisons or its chit options change, and the key holds exactly
+        those, so a stale entry can never be returned (undo and replay included)."""
+        p = self.position
+        unit = p.units[uid]
+        options = self._move_options(uid)
+        enemy = unit.side.enemy
+        enemy_key = tuple(
+            (u.id, u.hex, u.supply) for u in p.units.values() if u.side is enemy and u.hex is not None
+        )
+        key = (
+            uid, unit.hex, unit.steps_lost, unit.supply, unit.status, unit.defected, frozenset(p.released),
+            enemy_key, options.extra_mp, options.ignore_zoc, options.ignore_rivers, options.stop_at,
+            options.no_road, options.blown_bridges,
+        )
+        cached = self._reach_cache.get(key)
+        if cached is None:
+            zoc = self._zoc_cache.get(enemy_key)
+            if zoc is None:
+                zoc = zoc_map(p, enemy)
+                if len(self._zoc_cache) > 256:
+                    self._zoc_cache.clear()
+                self._zoc_cache[enemy_key] = zoc
+            cached = reachable(p, uid, options, zoc=zoc, enemy_hexes={h for _, h, _ in enemy_key if h is not None})
+            if len(self._reach_cache) > 4096:
+                self._reach_cache.clear()
+            self._reach_cache[key] = cached
+        return cached
 
     def _move_options(self, uid: str) -> MoveOptions:
         options = MoveOptions()

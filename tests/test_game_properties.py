@@ -106,3 +106,24 @@ def test_a_whole_game_can_be_played_through_the_gate_and_saved(scenario: Scenari
     save_game(g, tmp_path / "game.json")
     again = load_game(tmp_path / "game.json", scenario)
     assert again.over and again.position.units == g.position.units
+
+
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=10_000))
+def test_the_reach_cache_never_changes_the_game(scenario: Scenario, seed: int) -> None:
+    from cheren.rules.movement import reachable
+
+    cached = opening(scenario, seed)
+    fresh = opening(scenario, seed)
+    fresh._reach = lambda uid: reachable(fresh.position, uid, fresh._move_options(uid))  # type: ignore[method-assign]
+    rng_a, rng_b = random.Random(seed), random.Random(seed)
+    for _ in range(150):
+        if cached.over:
+            break
+        a, b = cached.legal_actions(), fresh.legal_actions()
+        assert a == b
+        pick = rng_a.choice(a)
+        assert pick == rng_b.choice(b)
+        cached.apply(pick)
+        fresh.apply(pick)
+    assert cached.position.units == fresh.position.units
