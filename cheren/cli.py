@@ -72,6 +72,31 @@ def _cmd_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from cheren.bots import BOTS
+    from cheren.simulate import simulate, stderr_progress, summary, write_results
+
+    for name in (args.allied, args.italian):
+        if name not in BOTS:
+            print(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}", file=sys.stderr)
+            return 2
+    results = simulate(
+        args.games,
+        args.seed,
+        args.allied,
+        args.italian,
+        jobs=args.jobs,
+        scenario_dir=args.scenario,
+        keep_log=args.logs,
+        progress=None if args.quiet else stderr_progress,
+    )
+    if args.out:
+        write_results(results, args.out)
+        print(f"wrote {len(results)} games to {args.out}")
+    print(summary(results))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cheren", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -91,6 +116,18 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--seed", type=int, default=0, help="dice seed for the opening setup's chit draw")
     r.add_argument("--out", required=True, help="the SVG file to write")
     r.set_defaults(func=_cmd_render)
+
+    sim = sub.add_parser("simulate", help="play many bot-against-bot games and summarise them")
+    sim.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    sim.add_argument("--seed", type=int, default=0, help="the run's seed: same seed, same games")
+    sim.add_argument("--allied", default="random", help="bot for the Allies")
+    sim.add_argument("--italian", default="random", help="bot for the Italians")
+    sim.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    sim.add_argument("--out", help="write per-game results here (.json or .csv)")
+    sim.add_argument("--logs", action="store_true", help="keep each game's action log in the JSON (for replay)")
+    sim.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.set_defaults(func=_cmd_simulate)
     return parser
 
 

@@ -89,3 +89,19 @@ class SideSeat:
 
     def chits(self) -> ChitView:
         return chit_view(self.game.position, self.side)
+
+    def position(self) -> Position:
+        """A copy of the position with everything this side may not know taken out: the enemy
+        hand, the cup, the enemy's memory of removed chits, and the dice state."""
+        return redacted_position(self.game.position, self.side)
+
+
+def redacted_position(position: Position, side: Side) -> Position:
+    from cheren.dice import Dice
+
+    p = position.copy()
+    p.chits.hands[side.enemy] = []
+    p.chits.cup = []
+    p.chits.seen[side.enemy] = []
+    p.dice = Dice(0)
+    return p

@@ -1,0 +1,83 @@
+"""Bots and batch simulation: reproducible, parallel, replayable from the log."""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from cheren.bots import RandomBot, make_bot
+from cheren.cli import main
+from cheren.game import Game
+from cheren.scenario import Side, load_scenario
+from cheren.simulate import read_results, replay_result, simulate, summary, write_results
+from cheren.views import SideSeat, redacted_position
+
+
+def test_the_random_bot_picks_only_legal_actions_for_its_own_side() -> None:
+    game = Game(load_scenario(), seed=2)
+    bot = RandomBot(3)
+    for _ in range(60):
+        side = game.acting
+        seat = SideSeat(game, side)
+        choice = bot.choose(seat)
+        assert game.check(choice.action).ok
+        assert SideSeat(game, side.enemy).legal_actions() == []
+        game.apply(choice.action)
+
+
+def test_a_seat_hides_what_its_side_may_not_know() -> None:
+    game = Game(load_scenario(), seed=4)
+    seat = SideSeat(game, Side.ALLIED)
+    p = seat.position()
+    assert p.chits.hands[Side.ITALIAN] == [] and p.chits.cup == []
+    assert p.chits.hands[Side.ALLIED] == game.position.chits.hands[Side.ALLIED]
+    assert p.dice != game.position.dice
+    assert redacted_position(game.position, Side.ITALIAN).chits.hands[Side.ALLIED] == []
+
+
+def test_unknown_bots_are_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="unknown bot 'grandmaster'"):
+        make_bot("grandmaster", 1)
+
+
+def test_simulation_is_reproducible_and_independent_of_the_executor() -> None:
+    serial = simulate(3, seed=9, keep_log=True)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        threaded = simulate(3, seed=9, keep_log=True, executor=pool)
+    assert [r.log for r in serial] == [r.log for r in threaded]
+    assert [r.allied_vp for r in serial] == [r.allied_vp for r in threaded]
+    assert len({r.seed for r in serial}) == 3
+
+
+def test_a_result_matches_replaying_its_log(tmp_path: Path) -> None:
+    results = simulate(2, seed=1, keep_log=True)
+    write_results(results, tmp_path / "runs.json")
+    again = read_results(tmp_path / "runs.json")
+    s = load_scenario()
+    for result in again:
+        game = replay_result(result, s)
+        assert game.over
+        assert game.position.allied_vp() == result.allied_vp
+        assert sorted(game.position.allied_control) == result.control[-1]
+        assert s.victory_level(result.allied_vp) == result.level
+
+
+def test_results_as_csv_and_summary(tmp_path: Path) -> None:
+    results = simulate(2, seed=3)
+    write_results(results, tmp_path / "runs.csv")
+    lines = (tmp_path / "runs.csv").read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("index,seed,allied_bot") and len(lines) == 3
+    text = summary(results)
+    assert "2 games" in text and "| victory level | games | share |" in text
+
+
+def test_cheren_simulate_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "sim.json"
+    assert main(["simulate", "--games", "2", "--seed", "7", "--jobs", "2", "--out", str(out), "--quiet"]) == 0
+    rows = json.loads(out.read_text(encoding="utf-8"))
+    assert [r["index"] for r in rows] == [0, 1]
+    assert "2 games" in capsys.readouterr().out
+    assert main(["simulate", "--games", "1", "--allied", "nobody", "--quiet"]) == 2
