@@ -21,8 +21,10 @@ from cheren import load_scenario
 from cheren.actions import EndPhase
 from cheren.game import Game
 from cheren.game_saves import dumps_game, loads_game
+from cheren.hexes import Hex
 from cheren.rules.movement import move_graph, reachable
-from cheren.scenario import Phase
+from cheren.rules.supply import check_side
+from cheren.scenario import Phase, Scenario, Side
 
 
 def median_seconds(fn: Callable[[], object], repeats: int) -> float:
@@ -50,6 +52,33 @@ def random_game(seed: int) -> Game:
         actions = g.legal_actions()
         g.apply(rng.choices(actions, [1 if isinstance(a, EndPhase) else 3 for a in actions])[0])
     return g
+
+
+def combat_what_if_rows(s: Scenario, repeats: int) -> list[tuple[str, float, str]]:
+    """Combat (11.0-11.8): one exact what-if on a typical attack (three brigades, a field
+    regiment and the air unit against the Agordat stack in rough terrain) against the odds
+    computation alone, which every what-if starts with."""
+    from cheren.analysis_combat import proposed, what_if
+    from cheren.rules.combat_eligibility import air_unit
+    from cheren.rules.combat_odds import compute_odds
+    from cheren.state import Status
+
+    p = Game(s, seed=1).position.copy()
+    p.set_turn(3, Side.ALLIED, Phase.COMBAT)
+    target = s.town_hex("Agordat")
+    free = [h for h in s.adjacent[target] if not p.units_at(h) and not s.hexes[h].mountain]
+    attackers = ["ind_5", "ind_11", "ind_10", "fa_28"]
+    for i, uid in enumerate(attackers):
+        p.place(uid, free[i % len(free)])
+    air = air_unit(p, Side.ALLIED)
+    assert air is not None
+    p.units[air].status = Status.OFF_MAP
+    attack = proposed(target, attackers, air=True)
+    w = what_if(p, attack)
+    base = median_seconds(lambda: compute_odds(p, attackers, target, air), repeats)
+    t = median_seconds(lambda: what_if(p, attack), repeats)
+    name = f"combat what-if: {w.odds.attack_sp} vs {w.odds.defence_sp} on Agordat, {w.column} (exact distribution)"
+    return [(name, t, f"{t / base:.1f} x the odds alone ({fmt(base)})")]
 
 
 def main() -> None:
@@ -95,8 +124,28 @@ def main() -> None:
     t = median_seconds(game.legal_actions, repeats)
     rows.append((f"`legal_actions()` for the allied turn-1 Movement phase ({len(movers)} units)", t,
                  f"{t / base_phase:.2f} x networkx Dijkstra per unit ({fmt(base_phase)})"))
+    # Supply (12.0-12.3): the Italian side's whole check (one ZoC map, one road/track search from
+    # the sources, a <=3-hex search per unit) against plain networkx BFS over the same hexes: one
+    # multi-source search along road/track hexsides plus a cutoff-3 BFS from every unit.
+    supply_units = [u for u, st in position.units.items() if st.side is Side.ITALIAN and st.on_map]
+    hex_graph = nx.Graph([(h, n) for h, ns in s.adjacent.items() for n in ns])
+    route_graph = nx.Graph([tuple(side) for side in s.road_sides | s.track_sides])
+    sources = [h for src in s.supply_sources if src.side is Side.ITALIAN
+               for h in map(Hex.from_label, src.hexes) if h in route_graph]
+
+    def baseline_supply() -> object:
+        network = nx.multi_source_dijkstra_path_length(route_graph, sources)
+        lines = [nx.single_source_shortest_path_length(hex_graph, position.units[u].hex, cutoff=3)
+                 for u in supply_units]
+        return network, lines
+
+    base_supply = median_seconds(baseline_supply, repeats)
+    t = median_seconds(lambda: check_side(position, Side.ITALIAN), repeats)
+    rows.append((f"supply check of the whole Italian side, turn 1 ({len(supply_units)} units, 12.0-12.3)", t,
+                 f"{t / base_supply:.2f} x networkx BFS network + per unit ({fmt(base_supply)})"))
+    rows += combat_what_if_rows(s, repeats)
     full = median_seconds(lambda: random_game(3), game_repeats)
-    rows.append(("a full random-vs-random game through the gate (no combat yet)", full,
+    rows.append(("a full random-vs-random game through the gate", full,
                  f"{full / base_one:.0f} x one networkx reach"))
     played = random_game(3)
     text = dumps_game(played)

@@ -140,8 +140,15 @@ def register_legal_actions(fn: Callable[[Game], list[Action]]) -> None:
         LEGAL_ACTIONS.append(fn)
 
 
-def on_phase_start(phase: Phase, fn: Callable[[Game], None]) -> None:
-    if fn not in PHASE_START[phase]:
+def on_phase_start(phase: Phase, fn: Callable[[Game], None], *, first: bool = False) -> None:
+    """Run ``fn`` at the start of ``phase``.  ``first`` puts it before the hooks already
+    registered (chit windows must open before a phase's automatic processing, e.g. the supply
+    check), so the order never depends on import order."""
+    if fn in PHASE_START[phase]:
+        return
+    if first:
+        PHASE_START[phase].insert(0, fn)
+    else:
         PHASE_START[phase].append(fn)
 
 

@@ -42,7 +42,7 @@ from cheren.flow import (
     Verdict,
 )
 from cheren.hexes import Hex
-from cheren.rules import garrisons, plugins, reinforcement, stacking
+from cheren.rules import control, garrisons, plugins, reinforcement, stacking
 from cheren.rules.movement import MoveOptions, ReachMap, explain_move, immobile_reason, reachable
 from cheren.rules.retreat import retreat_options
 from cheren.rules.zoc import zoc_map
@@ -151,7 +151,8 @@ class Game:
                 out += [Move(uid, r.path) for _, r in sorted(reach.reach.items())]
         for contribute in LEGAL_ACTIONS:
             out += contribute(self)
-        out.append(EndPhase())
+        if self._end_phase_refusal() is None:
+            out.append(EndPhase())
         return out
 
     def check(self, action: Action) -> Verdict:
@@ -374,6 +375,7 @@ class Game:
         assert start is not None
         unit.hex = action.to
         self.flow.moved.add(uid)
+        control.enter_hexes(self, unit.side, action.path)
         if self.phase is Phase.REACTION:
             self.flow.reaction_used += d.stack
         stop = " and stops in a hard enemy ZoC (4.0)" if r is not None and r.stops else ""
@@ -418,6 +420,8 @@ class Game:
         elif isinstance(action, Retreat):
             for u in action.units:
                 p.units[u].hex = action.to
+            if action.units:
+                control.enter_hexes(self, p.units[action.units[0]].side, [action.to])
             self.flow.queue.pop(0)
             self._events.append(f"{', '.join(self._name(u) for u in action.units)} retreat to {action.to.label} (11.7)")
             stacking.queue_overstack(self, action.to, d.side, front=True)

@@ -20,6 +20,27 @@ class Interpretation:
 
 INTERPRETATIONS: tuple[Interpretation, ...] = (
     Interpretation(
+        "5.1",
+        "When may the player who is not acting play a chit whose window is the enemy's phase?",
+        "At the start of that phase (Roadblock, Demolition), and, for chits aimed at an attack "
+        "(Ambush, Regia Aeronautica), when the attacker resolves that attack, before the die; the "
+        "phasing player's Supply convoy is offered before the supply check runs.",
+        "The chit chart is lost; these are the moments at which the chit can still change what it is "
+        "meant to change, and each is a single window the player may pass.",
+        ("test_roadblock_window_opens_for_the_italians_in_the_allied_movement_phase",
+         "test_5_1_the_defender_may_play_ambush_before_the_die_is_rolled",
+         "test_supply_convoy_is_offered_before_the_check_and_keeps_a_stack_supplied"),
+    ),
+    Interpretation(
+        "2.1",
+        "How does a town change hands? (Rule 2.1 is lost.)",
+        "A town passes to a side as soon as one of its units enters it, even passing through on a move, "
+        "a retreat or an advance; empty towns also change by supply (12.7).",
+        "The designer's note under 6.0 has allied units 'pass through and control' Om Ager during "
+        "exploitation, which only works if entering a town takes it.",
+        ("test_2_1_passing_through_a_town_takes_control",),
+    ),
+    Interpretation(
         "4.0",
         "Is a ZoC hard when two separate stacks, each of stacking value 2 or less, are next to a hex?",
         "No. Hardness is judged stack by stack; a hex next to two soft stacks is in a soft ZoC. "
@@ -69,7 +90,7 @@ INTERPRETATIONS: tuple[Interpretation, ...] = (
         "Exactly 6 on the face the unit shows: cavalry with 8 MP may not attack mountain hexes.",
         "The rule names a value, and the units it is meant for (mountain troops, commandos, the Alpini) "
         "are the 6-MP units; faster units are motorized or cavalry.",
-        (),
+        ("test_11_0_only_units_showing_6_mp_attack_mountain_hexes",),
     ),
     Interpretation(
         "11.7",
@@ -118,6 +139,189 @@ INTERPRETATIONS: tuple[Interpretation, ...] = (
         "No. The engine takes it at once and says so in the log.",
         "It saves clicks without hiding anything: the log records the forced choice.",
         ("test_single_choice_decisions_are_taken_automatically",),
+    ),
+    Interpretation(
+        "12.0, 12.2",
+        "What are the Allies' 'friendly supply sources' when tracing a supply line (rule 1.4 is lost)?",
+        "The hexes of the red map edges that are live this turn (plus any allied source the scenario "
+        "data lists). A line may end there, and a road or track that runs to a live edge hex carries "
+        "allied supply like a road to an Italian source.",
+        "12.2 makes the red edges the Allies' lifeline; treating them as sources lets 12.0 and 12.1 apply "
+        "to both sides in the same way. The Italian sources are data (supply_sources in map.yaml).",
+        ("test_12_2_a_road_to_a_live_red_edge_carries_allied_supply",
+         "test_1_4_supply_sources_come_from_the_scenario_data"),
+    ),
+    Interpretation(
+        "12.2",
+        "Which units are 'adjacent to the red map edges'?",
+        "Allied units in the edge hexes the map data lists for each red edge, on the turns the edge is "
+        "live (the Af Abed edge on turns 5-12). They are in supply whatever the enemy does around them.",
+        "The edge is a line on the map's border; the hexes along it are the ones next to it.",
+        ("test_12_2_allied_units_on_a_red_edge_are_in_supply",
+         "test_12_2_the_af_abed_edge_supplies_only_on_turns_5_to_12"),
+    ),
+    Interpretation(
+        "12.0",
+        "Is a unit that stands on a road/track leading to a source (or on a source) in supply?",
+        "Yes, with a line of no hexes. Its own hex is never part of the line, so nothing about it (an enemy "
+        "ZoC, an enemy-controlled town) matters; the road/track from it onward must still be open (12.1).",
+        "12.0 leaves the unit's hex out of the line; the Arressa example of 12.1 supplies the 8-5 standing "
+        "on the track 'along the track'.",
+        ("test_12_1_arressa_example_the_8_5_is_supplied_along_the_track",
+         "test_12_0_a_road_or_track_leading_to_a_source_carries_supply"),
+    ),
+    Interpretation(
+        "12.0, 12.1",
+        "May the road/track beyond the supply line cross a mountain hex?",
+        "Yes. The mountain ban of 12.0 binds the supply line of up to three hexes; the road/track is bound "
+        "by 12.1 only (no enemy units, enemy-controlled towns or unheld enemy ZoC).",
+        "12.0 states the mountain rule for the supply line; 12.1 lists what the 'supply line and the "
+        "road/track' may not enter, and mountains are not among them. Tracks over mountain passes exist.",
+        ("test_12_1_mountains_bind_the_line_not_the_road",),
+    ),
+    Interpretation(
+        "12.0, 12.1",
+        "Does an enemy ZoC hex that a friendly unit holds still shorten the supply line?",
+        "Yes. The friendly unit lets the line enter the hex (12.1), but the hex is still in an enemy ZoC, "
+        "so the line may be 2 hexes (1 if it also enters a hill hex). Hill and ZoC need not be the same hex.",
+        "12.1 only lifts the ban on entering; the limits of 12.0 count what the line enters. The Arressa "
+        "example's one-hex line through hill and enemy ZoC can only arise this way.",
+        ("test_12_1_a_friendly_unit_in_enemy_zoc_still_counts_as_zoc_for_the_length",
+         "test_12_0_hill_and_zoc_anywhere_on_the_line_make_it_one_hex"),
+    ),
+    Interpretation(
+        "12.1",
+        "Which towns are 'enemy controlled towns' for supply?",
+        "Every town, village and city of the map (the VP places of 1.2) controlled by the other side. The "
+        "native villages of 12.3 are not towns and never block.",
+        "12.1 says native villages do not matter; the other places are all controlled and scored as towns.",
+        ("test_12_1_enemy_controlled_towns_block_but_native_villages_do_not",),
+    ),
+    Interpretation(
+        "12.4, 12.6",
+        "In what order are markers and attrition applied, and when does the first step go?",
+        "All units of the phasing side are traced on the same position (after the 12.7 town changes); then "
+        "markers change (none -> Low -> No; removed if supplied); then every unit with a No marker loses a "
+        "step. So a unit cut off for two checks in a row loses its first step in the second.",
+        "Judging everyone on one position makes the order of units irrelevant; 12.6 gives the step loss "
+        "to units with a No marker, which a unit gets at its second failed check.",
+        ("test_12_6_low_then_no_supply_then_attrition_over_two_turns",),
+    ),
+    Interpretation(
+        "12.7",
+        "When and how is town control checked?",
+        "In every Supply check phase, the Italian player's and the Allied player's, before the units: each "
+        "town with no unit of either side in it traces supply for both sides as if it were a unit (12.2 "
+        "edges included). An Italian town with no Italian supply but Allied supply turns Allied; an Allied "
+        "town with Italian supply but no Allied supply turns Italian. All towns are judged together.",
+        "12.7 names no player; 'Check this before you check units' fixes the order. Judging all towns on "
+        "one position keeps the result independent of the order towns are looked at.",
+        ("test_12_7_control_is_checked_before_units",
+         "test_12_7_an_empty_italian_town_cut_off_from_italian_supply_becomes_allied",
+         "test_12_7_occupied_towns_and_towns_both_sides_supply_keep_their_control"),
+    ),
+    Interpretation(
+        "11.3",
+        "Does the air unit ever get a supply marker?",
+        "No. It is always in supply, on or off the map; only units on the map trace supply.",
+        "11.3 says it is always in supply; it is kept off the map between combats.",
+        ("test_11_3_the_air_unit_is_always_in_supply",),
+    ),
+    Interpretation(
+        "11.3, 11.4",
+        "Does the air unit's strength count in the support comparison?",
+        "Yes. The air unit is a support unit: its 1 SP adds to the attack and to the attacker's support total.",
+        "11.4 names air among the support units, and 2.3 lists air support among the underlined types.",
+        ("test_11_4_the_air_unit_counts_in_the_support_comparison",),
+    ),
+    Interpretation(
+        "11.0, 11.5",
+        "How are the ratio, the column shifts and the ends of the table combined?",
+        "Round the ratio in the defender's favour (5 vs 8 is 1-2), then down to a column the table has; a "
+        "ratio below 1-3 starts on 1-3 and one above 13-1 on 13-1. Add up all shifts as column moves from "
+        "there, and only then hold the result to the ends of the table.",
+        "11.0 rounds down and 11.5 plays missing ratios on the next lower column; starting from a real column "
+        "makes every shift one printed column, as in the examples of 11.1 and 11.4.",
+        ("test_11_0_odds_below_one_to_one_round_in_the_defenders_favour",
+         "test_11_5_shifts_move_from_the_raw_column_then_clamp", "test_11_5_below_1_to_3_and_above_13_to_1_clamp"),
+    ),
+    Interpretation(
+        "11.1",
+        "Does a river shift add to the shift of the defender's terrain, and does the air unit count as "
+        "an attacker for it?",
+        "It adds: the best terrain in the hex gives its shift, and a river gives its own when every attacking "
+        "ground unit attacks across a river hexside. The air unit crosses nothing and is not counted.",
+        "The best-terrain clause of 11.1 speaks of the terrains inside the hex; the river lies on a hexside "
+        "and has its own condition.",
+        ("test_11_1_a_river_shift_adds_to_the_terrain_shift",
+         "test_11_1_the_river_shifts_only_when_every_attacker_crosses_it"),
+    ),
+    Interpretation(
+        "11.2, 11.3",
+        "May artillery attack with only the air unit beside it?",
+        "No. The air unit is flying artillery (11.3), so it is not the non-artillery unit 11.2 asks for.",
+        "11.3 calls it flying artillery and says it may not attack by itself.",
+        ("test_11_3_the_air_unit_never_takes_losses_and_is_not_the_partner_artillery_needs",),
+    ),
+    Interpretation(
+        "11.0",
+        "How are attacks declared and in what order are they resolved?",
+        "One at a time, in the order the attacker chooses: units are committed against a hex (several attacks "
+        "may be assembled at once), then each attack is rolled. Each unit attacks once per Combat phase, and "
+        "the phase cannot end while an attack is assembled but not rolled.",
+        "11.7 tells the attacker to mind the order of attacks, so they are resolved one after another.",
+        ("test_11_0_each_unit_attacks_once_per_combat_phase",
+         "test_11_0_combat_is_optional_but_an_assembled_attack_must_be_resolved_or_withdrawn"),
+    ),
+    Interpretation(
+        "11.6, 11.7",
+        "When does the defender choose between retreating and staying, given that artillery may only take "
+        "losses when the stack retreats?",
+        "On an 'r' result the defender chooses first (retreat and to which hex, or stay), then takes the "
+        "result's losses (artillery may take them only if the stack retreats), then retreats or loses the "
+        "extra step (artillery last). When the result alone eliminates the stack there is nothing to choose.",
+        "11.6 makes the artillery rule depend on retreating, so the decision must come before the losses; "
+        "11.5 still has the losses applied before the stack moves.",
+        ("test_11_6_artillery_loses_steps_only_when_retreating_or_alone",
+         "test_11_5_the_defender_applies_its_result_first_then_the_attacker"),
+    ),
+    Interpretation(
+        "11.6",
+        "Does the artillery rule apply to the attacker's losses too?",
+        "Yes. An attacker's artillery loses a step only when no other attacking unit can (an attacker never "
+        "retreats). The air unit never takes losses.",
+        "11.6 states the rule for step losses in general, not for the defender only.",
+        ("test_11_6_attacking_artillery_loses_a_step_only_when_no_other_unit_can",),
+    ),
+    Interpretation(
+        "11.8",
+        "May the attacker push when the defender could not retreat, and may it push more than once?",
+        "Yes to both. A push is open whenever the die was 5 or 6 and the defender took the loss instead of "
+        "retreating, by choice or because it could not; after each push the defender chooses again, and if "
+        "it stays again the attacker may push again. Pushes come before the attacker's own losses.",
+        "11.8 asks only that the defender did not retreat; the new retreat result meets the same conditions.",
+        ("test_11_8_a_push_is_allowed_when_the_defender_could_not_retreat",
+         "test_11_8_the_attacker_may_push_again_while_the_defender_keeps_staying"),
+    ),
+    Interpretation(
+        "11.9",
+        "How does an advance after combat move, and who may advance?",
+        "One unit at a time straight into the vacated hex, paying no movement points and ignoring enemy ZoC. "
+        "Units that lost steps in that attack go first; artillery, the Massaua garrison (8.5), garrison units "
+        "not yet released (6.0) and tanks or motorized units into a mountain (9.1) never advance. Stacking is "
+        "enforced at the end of the phase (3.1).",
+        "An advance is not a move of 9.0; the rules give it no cost and 4.0's ZoC costs apply to movement.",
+        ("test_11_9_advancing_ignores_enemy_zoc", "test_11_9_units_that_lost_steps_advance_first_and_artillery_never",
+         "test_8_5_the_massaua_garrison_never_advances"),
+    ),
+    Interpretation(
+        "5.1, 11.4",
+        "What do the combat chits do to an attack (the chit chart is lost)?",
+        "A column-shift chit moves the column towards its owner's favour; a chit that wins the support "
+        "comparison gives its owner the support shift whatever the totals; a support-points chit adds to its "
+        "owner's support total only, not to the combat strength.",
+        "The reconstructed chits.yaml describes each effect in words; these are the nearest rules they touch.",
+        ("test_5_1_combat_chits_shift_the_odds_of_the_attack_they_are_played_on",),
     ),
 )
 

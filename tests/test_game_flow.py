@@ -395,3 +395,14 @@ def test_single_choice_decisions_are_taken_automatically(tmp_path: Path) -> None
     assert g.position.units["late"].steps_lost == 1
     assert g.position.units["i"].status is Status.ELIMINATED
     assert g.pending is None
+
+
+def test_2_1_passing_through_a_town_takes_control(tmp_path: Path) -> None:
+    towns = [town("Alpha", "0101", vp=10, letter="A"), town("Mid", "0301", vp=10),
+             town("Zulu", "0805", vp=10, letter="Z")]
+    s = board(tmp_path, CLEAR, [allied("a"), italian("i")], towns=towns)
+    g = game(s, {"a": "0101", "i": "0805"})
+    assert g.position.controller("Mid") is Side.ITALIAN
+    g.apply(Move("a", (H("0201"), H("0301"), H("0401"))))  # through Mid without stopping
+    assert g.position.controller("Mid") is Side.ALLIED
+    assert any("take control of it" in e and "(2.1)" in e for e in g.log[-1].events)

@@ -262,3 +262,18 @@ def test_legal_chit_plays_are_accepted(tmp_path: Path, side: Side) -> None:
     assert plays
     for play in plays:
         assert g.check(play).ok
+
+
+def test_supply_convoy_is_offered_before_the_check_and_keeps_a_stack_supplied(tmp_path: Path) -> None:
+    chits = [*CHITS, chit("supply_convoy", "allied", "supply", "phasing", "supply_convoy")]
+    s = board(tmp_path, CLEAR, [allied("a"), allied("b"), italian("i")], chits=chits, hand_size=0)
+    p = with_hands(position(s, {"a": "0301", "b": "0303", "i": "0805"}, phase=Phase.COMBAT),
+                   ["supply_convoy.1"], [], [])
+    g = Game(s, 1, p)  # no allied supply source on this board: both units are out of supply
+    g.apply(EndPhase())
+    d = g.pending
+    assert d is not None and d.kind == "chit_window" and d.side is Side.ALLIED and "12.0" in d.rules
+    assert g.position.units["a"].supply is None  # the check has not run yet
+    g.apply(PlayChit("supply_convoy.1", target="0301"))
+    assert g.position.units["a"].supply is None  # kept in supply by the convoy
+    assert g.position.units["b"].supply is Supply.LOW

@@ -289,6 +289,14 @@ def _open_windows(game: Game) -> None:
     p = game.position
     actor = game.moment.acting
     other = actor.enemy
+    if p.phase is Phase.SUPPLY:
+        # The supply check runs as the phase begins, so a Supply convoy must be played first.
+        convoy = [a for a in playable(game, actor) if p.scenario.chits[chit_key(a.chit)].effect == "supply_convoy"]
+        if convoy:
+            game.queue_front(
+                Decision("chit_window", actor, ("5.1", "12.0"),
+                         f"{actor.adjective}: play a Supply convoy before the supply check?")
+            )
     plays = playable(game, other)
     if plays:
         game.queue_front(
@@ -301,8 +309,29 @@ def _open_windows(game: Game) -> None:
         )
 
 
+def open_attack_window(game: Game, target: Hex) -> bool:
+    """As an attack on ``target`` is resolved, offer the defender its chits for that attack
+    (5.1: e.g. Ambush).  True if a window decision was queued (at the front)."""
+    defender = game.moment.acting.enemy
+    if not [a for a in playable(game, defender) if a.target == target.label]:
+        return False
+    game.queue_front(
+        Decision(
+            "chit_window",
+            defender,
+            ("5.1",),
+            f"{defender.adjective}: play a chit on the attack against {target.label} before the die is rolled?",
+            hex=target,
+        )
+    )
+    return True
+
+
 def _window_actions(game: Game, d: Decision) -> list[Action]:
-    return [*playable(game, d.side), PassChit()]
+    plays = playable(game, d.side)
+    if d.hex is not None:  # a window for one attack: only plays on that attack
+        plays = [a for a in plays if a.target == d.hex.label]
+    return [*plays, PassChit()]
 
 
 def _window_answer(game: Game, d: Decision, action: Action) -> None:
@@ -361,7 +390,7 @@ flow.on_phase_end(_end_of_phase)
 flow.modify_move_options(_move_options)
 flow.grant_exploitation(_may_exploit)
 for _phase in Phase:
-    flow.on_phase_start(_phase, _open_windows)
+    flow.on_phase_start(_phase, _open_windows, first=True)
 
 
 @dataclass(frozen=True)
