@@ -44,9 +44,11 @@ def fmt(seconds: float) -> str:
     return f"{seconds:.2f} s"
 
 
+SCENARIO = load_scenario()
+
+
 def random_game(seed: int) -> Game:
-    s = load_scenario()
-    g = Game(s, seed=seed)
+    g = Game(SCENARIO, seed=seed)
     rng = random.Random(seed)
     while not g.over:
         actions = g.legal_actions()

@@ -84,6 +84,7 @@ class Game:
         self._redo: list[Action] = []
         self._reach_cache: dict[tuple[Any, ...], ReachMap] = {}
         self._zoc_cache: dict[tuple[Any, ...], dict[Hex, Any]] = {}
+        self._moves_cache: dict[int, tuple[ReachMap, list[Action]]] = {}
         self._start_phase()
         self._run_queue()
         self.start_flow = copy.deepcopy(self.flow)
@@ -146,9 +147,9 @@ class Game:
         if phase is Phase.REINFORCEMENT and self._replacement_open():
             out += [Replace(u) for u in self._replaceable()]
         if phase in (Phase.MOVEMENT, Phase.REACTION, Phase.EXPLOITATION):
+            enemy_key = self._enemy_key(self.moment.acting.enemy)
             for uid in self._movers():
-                reach = self._reach(uid)
-                out += [Move(uid, r.path) for _, r in sorted(reach.reach.items())]
+                out += self._moves(uid, enemy_key)
         for contribute in LEGAL_ACTIONS:
             out += contribute(self)
         if self._end_phase_refusal() is None:
@@ -580,7 +581,22 @@ class Game:
                 out.append(uid)
         return out
 
-    def _reach(self, uid: str) -> ReachMap:
+    def _enemy_key(self, enemy: Side) -> tuple[Any, ...]:
+        units = self.position.units.values()
+        return tuple((u.id, u.hex, u.supply) for u in units if u.side is enemy and u.hex is not None)
+
+    def _moves(self, uid: str, enemy_key: tuple[Any, ...]) -> list[Action]:
+        """The unit's legal moves (one per reachable hex, cheapest path), cached with its reach."""
+        reach = self._reach(uid, enemy_key)
+        moves = self._moves_cache.get(id(reach))
+        if moves is None or moves[0] is not reach:
+            moves = (reach, [Move(uid, r.path) for _, r in sorted(reach.reach.items())])
+            if len(self._moves_cache) > 4096:
+                self._moves_cache.clear()
+            self._moves_cache[id(reach)] = moves
+        return list(moves[1])
+
+    def _reach(self, uid: str, enemy_key: tuple[Any, ...] | None = None) -> ReachMap:
         """The unit's reach, cached: within a phase it changes only when the enemy's units, the
         unit itself, released garrisons or its chit options change, and the key holds exactly
         those, so a stale entry can never be returned (undo and replay included)."""
@@ -588,9 +604,8 @@ class Game:
         unit = p.units[uid]
         options = self._move_options(uid)
         enemy = unit.side.enemy
-        enemy_key = tuple(
-            (u.id, u.hex, u.supply) for u in p.units.values() if u.side is enemy and u.hex is not None
-        )
+        if enemy_key is None:
+            enemy_key = self._enemy_key(enemy)
         key = (
             uid, unit.hex, unit.steps_lost, unit.supply, unit.status, unit.defected, frozenset(p.released),
             enemy_key, options.extra_mp, options.ignore_zoc, options.ignore_rivers, options.stop_at,
