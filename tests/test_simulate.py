@@ -81,3 +81,27 @@ def test_cheren_simulate_command(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert [r["index"] for r in rows] == [0, 1]
     assert "2 games" in capsys.readouterr().out
     assert main(["simulate", "--games", "1", "--allied", "nobody", "--quiet"]) == 2
+
+
+@pytest.mark.parametrize("heuristic_side", ["allied", "italian"])
+def test_the_heuristic_bot_beats_the_random_bot_on_either_side(heuristic_side: str) -> None:
+    allied = "heuristic" if heuristic_side == "allied" else "random"
+    italian = "heuristic" if heuristic_side == "italian" else "random"
+    results = simulate(5, seed=21, allied=allied, italian=italian)
+    wins = sum(r.winner == heuristic_side for r in results)
+    assert wins >= 4, summary(results)
+
+
+def test_the_heuristic_bot_explains_every_choice_and_acts_legally() -> None:
+    from cheren.bots import HeuristicBot
+
+    game = Game(load_scenario(), seed=8)
+    bots = {side: HeuristicBot(1) for side in Side}
+    kinds: set[str] = set()
+    while game.turn <= 3 and not game.over:
+        seat = SideSeat(game, game.acting)
+        choice = bots[game.acting].choose(seat)
+        assert choice.reason and game.check(choice.action).ok
+        kinds.add(choice.action.kind)
+        game.apply(choice.action)
+    assert {"move", "end_phase"} <= kinds

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from cheren.bots.base import Bot, Choice
+from cheren.bots.heuristic import HeuristicBot
 from cheren.bots.random_bot import RandomBot
 
-BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot}
+BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
 
 
 def register_bot(name: str, factory: Callable[[int], Bot]) -> None:
@@ -26,4 +27,4 @@ def make_bot(name: str, seed: int) -> Bot:
         raise ValueError(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}") from None
 
 
-__all__ = ["BOTS", "Bot", "Choice", "RandomBot", "make_bot", "register_bot"]
+__all__ = ["BOTS", "Bot", "Choice", "HeuristicBot", "RandomBot", "make_bot", "register_bot"]

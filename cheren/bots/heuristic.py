@@ -1,0 +1,266 @@
+"""A heuristic bot in the spirit of Wesnoth's candidate-action AI.
+
+Each call scores a few kinds of candidate action for the side to act and takes the best, with
+the reason in words: answer a pending decision sensibly; attack where the exact what-if says
+the attack pays (steps it costs the enemy against steps it costs us, plus the chance of taking
+the hex); move units towards valuable enemy towns while keeping them where they can draw
+supply; guard threatened own towns in the reaction phase; replace a step on replacement turns;
+play a defensive chit when its window opens.  It sees only its own side (a SideSeat).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Iterable
+from fractions import Fraction
+
+from cheren.actions import Action, ChooseArrival, EndPhase, Move, Place, RemoveStep, Replace, Retreat
+from cheren.analysis_combat import proposed, what_if
+from cheren.bots.base import Choice
+from cheren.flow import Decision
+from cheren.hexes import Hex
+from cheren.rules.chits import PassChit, PlayChit
+from cheren.rules.combat_actions import Advance, Attack, NoAdvance, Push, StayAndLose
+from cheren.rules.combat_eligibility import air_refusal, air_unit, unit_refusal
+from cheren.rules.combat_resolution import peek
+from cheren.rules.stacking import stack_value
+from cheren.rules.supply import supplied_hexes
+from cheren.scenario.compiled import Scenario
+from cheren.scenario.models import Phase, Side
+from cheren.state import Position, Status
+from cheren.views import SideSeat
+
+FIELD_DECAY = 0.75  # how fast a town's pull fades per hex of distance
+DEFENDED_TOWN = "defended"
+
+
+class HeuristicBot:
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0, attack_threshold: float = 0.25) -> None:
+        self.rng = random.Random(seed)
+        self.attack_threshold = attack_threshold
+
+    # -- the entry point ---------------------------------------------------------------------
+    def choose(self, seat: SideSeat) -> Choice:
+        game = seat.game
+        actions = seat.legal_actions()
+        if not actions:
+            raise ValueError(f"{seat.side.adjective} has no legal action now")
+        d = game.pending
+        if d is not None:
+            return self._decide(seat, d, actions)
+        phase = game.phase
+        if phase is Phase.REINFORCEMENT:
+            return self._reinforce(seat, actions)
+        if phase is Phase.COMBAT:
+            return self._combat(seat, actions)
+        if phase in (Phase.MOVEMENT, Phase.EXPLOITATION, Phase.REACTION):
+            return self._move(seat, actions)
+        return Choice(EndPhase(), "nothing to do in this phase")
+
+    # -- decisions ---------------------------------------------------------------------------
+    def _decide(self, seat: SideSeat, d: Decision, actions: list[Action]) -> Choice:
+        p = seat.game.position
+        field = town_field(p, seat.side)
+        if d.kind == "chit_window":
+            plays = [a for a in actions if isinstance(a, PlayChit)]
+            for a in plays:
+                effect = p.scenario.chits[a.chit.rsplit(".", 1)[0]].effect
+                if effect in ("column_shift", "support_points", "supply_convoy"):
+                    return Choice(a, f"a {effect.replace('_', ' ')} chit pays here")
+            roadblocks = [a for a in plays if p.scenario.chits[a.chit.rsplit(".", 1)[0]].effect == "roadblock"]
+            if roadblocks:
+                enemy_near = self._enemy_hexes(p, seat.side)
+                best = max(roadblocks, key=lambda a: _near(Hex.from_label(a.target), enemy_near) + field.get(
+                    Hex.from_label(a.target), 0.0))
+                if _near(Hex.from_label(best.target), enemy_near):
+                    return Choice(best, f"block the road at {best.target}, next to the enemy's advance")
+            return Choice(PassChit(), "no chit worth playing now")
+        if d.kind == "arrival":
+            take = next(a for a in actions if isinstance(a, ChooseArrival) and not a.postpone)
+            return Choice(take, "reinforcements are worth most as early as possible")
+        losses = [a for a in actions if isinstance(a, RemoveStep)]
+        if losses:
+            # keep units alive: take the step from the unit with the most steps left
+            best_loss = max(losses, key=lambda a: (p.steps_left(a.unit), -p.strength(a.unit)))
+            return Choice(best_loss, f"{p.scenario.units[best_loss.unit].name} has the most steps to spare")
+        retreats = [a for a in actions if isinstance(a, Retreat)]
+        stay = next((a for a in actions if isinstance(a, StayAndLose)), None)
+        if retreats or stay is not None:
+            if stay is not None and d.hex is not None:
+                town = p.scenario.towns_by_hex.get(d.hex)
+                steps = sum(p.steps_left(u) for u in p.units_at(d.hex))
+                if (town is not None and town.vp > 0 and steps > 1) or not retreats:
+                    return Choice(stay, f"hold {town.name if town else d.hex.label} and take the loss")
+            own = own_field(p, seat.side)
+            best_retreat = max(retreats, key=lambda a: own.get(a.to, 0.0))
+            return Choice(best_retreat, f"fall back to {best_retreat.to.label}, towards our own towns")
+        pushes = [a for a in actions if isinstance(a, Push)]
+        if pushes:
+            target = d.hex
+            town = p.scenario.towns_by_hex.get(target) if target is not None else None
+            yes = town is not None and town.vp > 0
+            choice = next(a for a in pushes if a.yes == yes)
+            return Choice(choice, "push for the town" if yes else "a push costs a step for little gain")
+        advances = [a for a in actions if isinstance(a, Advance)]
+        if advances:
+            target = d.hex
+            town = p.scenario.towns_by_hex.get(target) if target is not None else None
+            if town is not None:
+                return Choice(advances[0], f"advance into {town.name}: entering it takes control (2.1)")
+            no = next((a for a in actions if isinstance(a, NoAdvance)), None)
+            if no is not None:
+                return Choice(no, "no gain in advancing out of supply")
+            return Choice(advances[0], "the units that lost steps must advance first")
+        places = [a for a in actions if isinstance(a, Place)]
+        if places:
+            best_place = max(places, key=lambda a: field.get(a.hex, 0.0))
+            return Choice(best_place, "place it nearest the fighting")
+        return Choice(self.rng.choice(actions), "no rule of thumb for this decision: random")
+
+    # -- phases ------------------------------------------------------------------------------
+    def _reinforce(self, seat: SideSeat, actions: list[Action]) -> Choice:
+        p = seat.game.position
+        replace = [a for a in actions if isinstance(a, Replace)]
+        if replace:
+            best = max(replace, key=lambda a: (p.units[a.unit].steps_lost, p.strength(a.unit)))
+            return Choice(best, f"restore a step of {p.scenario.units[best.unit].name}, the most worn unit")
+        return Choice(EndPhase(), "reinforcements are placed")
+
+    def _combat(self, seat: SideSeat, actions: list[Action]) -> Choice:
+        game = seat.game
+        p = game.position
+        side = seat.side
+        st = peek(game)
+        if st.assemblies:  # never leave a half-built attack behind
+            return Choice(next(a for a in actions if type(a).__name__ in ("Resolve", "Uncommit")), "finish the attack")
+        busy = set(st.attacked)
+        best: tuple[float, Attack, str] | None = None
+        air = air_unit(p, side)
+        air_ok = air is not None and air_refusal(p, side, used=st.air_used) is None
+        for target, attackers in self._attack_options(p, side, busy):
+            for use_air in ((False, True) if air_ok else (False,)):
+                wi = what_if(p, proposed(target, attackers, air=use_air))
+                if not wi.legal:
+                    continue
+                value = attack_value(p, target, wi.expected_defender_steps, wi.expected_attacker_steps, wi.p_vacated)
+                if use_air:
+                    value += 0.05  # the air unit is free: use it where it helps most
+                if best is None or value > best[0]:
+                    reason = (f"attack {target.label} at {wi.column}: expect {float(wi.expected_defender_steps):.2f} "
+                              f"enemy steps for {float(wi.expected_attacker_steps):.2f} of ours, "
+                              f"{float(wi.p_vacated):.0%} to take the hex")
+                    best = (value, Attack(target, tuple(attackers), use_air), reason)
+        if best is not None and best[0] > self.attack_threshold and game.check(best[1]).ok:
+            return Choice(best[1], best[2])
+        return Choice(EndPhase(), "no attack pays")
+
+    def _attack_options(self, p: Position, side: Side, busy: set[str]) -> Iterable[tuple[Hex, list[str]]]:
+        enemy_hexes = self._enemy_hexes(p, side)
+        for target in sorted(enemy_hexes):
+            attackers = []
+            for n in p.scenario.adjacent.get(target, ()):
+                for uid in p.units_at(n):
+                    if p.units[uid].side is side and uid not in busy and unit_refusal(p, uid, target) is None:
+                        attackers.append(uid)
+            if attackers:
+                yield target, attackers
+
+    def _move(self, seat: SideSeat, actions: list[Action]) -> Choice:
+        p = seat.game.position
+        side = seat.side
+        moves = [a for a in actions if isinstance(a, Move)]
+        if not moves:
+            return Choice(EndPhase(), "no unit may move")
+        field = town_field(p, side)
+        supplied = supplied_hexes(p, side)
+        enemy_near = self._enemy_hexes(p, side)
+        reaction = seat.game.phase is Phase.REACTION
+        best: tuple[float, Move] | None = None
+        for m in moves:
+            start = p.units[m.unit].hex
+            assert start is not None
+            score = field.get(m.to, 0.0) - field.get(start, 0.0)
+            town = p.scenario.towns_by_hex.get(m.to)
+            if town is not None and p.controller(town.name) is not side:
+                score += 2.0 + town.vp
+            if m.to not in supplied and start in supplied:
+                score -= 3.0  # 12.4: out of supply means Low, then No and attrition
+            d = p.scenario.units[m.unit]
+            if stack_value(p, m.to, side) + d.stack > p.scenario.hexes[m.to].stack_limit:
+                score -= 10.0  # 3.1: over-stacked at the end of the phase costs steps
+            if _near(m.to, enemy_near) and p.strength(m.unit) <= 1:
+                score -= 1.0
+            if reaction:
+                score = self._guard_score(p, side, m, enemy_near) - (0.0 if score > 0 else 0.5)
+            if best is None or score > best[0]:
+                best = (score, m)
+        assert best is not None
+        if best[0] > 0.2:
+            name = p.scenario.units[best[1].unit].name
+            return Choice(best[1], f"{name} to {best[1].to.label}: score {best[0]:.2f} (towns, supply, stacking)")
+        return Choice(EndPhase(), "no move improves the position")
+
+    def _guard_score(self, p: Position, side: Side, m: Move, enemy_near: set[Hex]) -> float:
+        town = p.scenario.towns_by_hex.get(m.to)
+        if town is None or p.controller(town.name) is not side or p.units_at(m.to):
+            return 0.0
+        return float(town.vp) + (1.0 if _near(m.to, enemy_near) else 0.0)
+
+    @staticmethod
+    def _enemy_hexes(p: Position, side: Side) -> set[Hex]:
+        return {u.hex for u in p.units.values() if u.side is not side and u.status is Status.MAP and u.hex is not None}
+
+
+def attack_value(p: Position, target: Hex, enemy_steps: Fraction, our_steps: Fraction, p_vacated: Fraction) -> float:
+    town = p.scenario.towns_by_hex.get(target)
+    vp = town.vp if town is not None else 0
+    return float(enemy_steps) * 1.2 - float(our_steps) + float(p_vacated) * (0.5 + vp)
+
+
+def _near(h: Hex, hexes: set[Hex]) -> bool:
+    return any(n in hexes for n in h.neighbours())
+
+
+def _bfs(s: Scenario, sources: Iterable[Hex], limit: int = 30) -> dict[Hex, int]:
+    dist: dict[Hex, int] = {}
+    queue: deque[Hex] = deque()
+    for h in sources:
+        if h in s.playable:
+            dist[h] = 0
+            queue.append(h)
+    while queue:
+        h = queue.popleft()
+        if dist[h] >= limit:
+            continue
+        for n in s.adjacent[h]:
+            if n not in dist:
+                dist[n] = dist[h] + 1
+                queue.append(n)
+    return dist
+
+
+def town_field(p: Position, side: Side) -> dict[Hex, float]:
+    """How strongly each hex pulls ``side``'s units: enemy-held towns by their VP, fading with
+    distance."""
+    out: dict[Hex, float] = {}
+    for town in p.scenario.towns.values():
+        if p.controller(town.name) is side:
+            continue
+        h = p.scenario.town_hex(town.name)
+        for hx, d in _bfs(p.scenario, [h], limit=14).items():
+            out[hx] = out.get(hx, 0.0) + (town.vp + 0.5) * FIELD_DECAY**d
+    return out
+
+
+def own_field(p: Position, side: Side) -> dict[Hex, float]:
+    out: dict[Hex, float] = {}
+    for town in p.scenario.towns.values():
+        if p.controller(town.name) is not side:
+            continue
+        h = p.scenario.town_hex(town.name)
+        for hx, d in _bfs(p.scenario, [h], limit=10).items():
+            out[hx] = out.get(hx, 0.0) + (town.vp + 0.5) * FIELD_DECAY**d
+    return out
