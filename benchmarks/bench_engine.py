@@ -149,6 +149,11 @@ def main() -> None:
     full = median_seconds(lambda: random_game(3), game_repeats)
     rows.append(("a full random-vs-random game through the gate", full,
                  f"{full / base_one:.0f} x one networkx reach"))
+    from cheren.simulate import play_game
+
+    heuristic = median_seconds(lambda: play_game(0, 3, "heuristic", "heuristic"), game_repeats)
+    rows.append(("a full heuristic-vs-heuristic game (the bots choose every action)", heuristic,
+                 f"{heuristic / full:.1f} x a random game"))
     played = random_game(3)
     text = dumps_game(played)
     t = median_seconds(lambda: dumps_game(played), repeats)

@@ -6,14 +6,12 @@ of a decision, comes back exactly, and a tampered log is refused with the action
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from cheren.actions import action_from_json
 from cheren.game import Game, IllegalAction
-from cheren.saves import SaveError, loads, position_to_dict
+from cheren.saves import SaveError, loads, parse_json_object, position_to_dict, read_save, write_atomically
 from cheren.scenario.compiled import Scenario
 
 FORMAT = "cheren-game"
@@ -36,33 +34,16 @@ def dumps_game(game: Game) -> str:
 
 
 def save_game(game: Game, path: str | Path) -> None:
-    target = Path(path)
-    text = dumps_game(game)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(path, dumps_game(game))
 
 
 def load_game(path: str | Path, scenario: Scenario) -> Game:
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SaveError(f"{p}: cannot read the save: {exc}") from exc
-    return loads_game(text, scenario, source=str(p))
+    return loads_game(read_save(path), scenario, source=str(path))
 
 
 def loads_game(text: str, scenario: Scenario, source: str = "<game>") -> Game:
-    try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SaveError(f"{source}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from exc
-    if not isinstance(raw, dict) or raw.get("format") != FORMAT:
+    raw = parse_json_object(text, source)
+    if raw.get("format") != FORMAT:
         raise SaveError(f"{source}: format: not a cheren game file")
     if raw.get("version") != VERSION:
         raise SaveError(

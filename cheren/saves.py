@@ -118,10 +118,9 @@ def dumps(position: Position) -> str:
     return json.dumps(position_to_dict(position), indent=2, ensure_ascii=False) + "\n"
 
 
-def save_position(position: Position, path: str | Path) -> None:
-    """Write atomically: a failed save never leaves a truncated file behind."""
+def write_atomically(path: str | Path, text: str) -> None:
+    """Write a file so that a failure never leaves a truncated file behind."""
     target = Path(path)
-    text = dumps(position)
     fd, tmp = tempfile.mkstemp(dir=target.parent or Path("."), prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -132,22 +131,34 @@ def save_position(position: Position, path: str | Path) -> None:
         raise
 
 
-def load_position(path: str | Path, scenario: Scenario) -> Position:
+def read_save(path: str | Path) -> str:
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        return p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise SaveError(f"{p}: cannot read the save: {exc}") from exc
-    return loads(text, scenario, source=str(p))
 
 
-def loads(text: str, scenario: Scenario, source: str = "<save>") -> Position:
+def parse_json_object(text: str, source: str) -> dict[str, Any]:
     try:
         raw = json.loads(text)
     except json.JSONDecodeError as exc:
         raise SaveError(f"{source}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from exc
     if not isinstance(raw, dict):
         raise SaveError(f"{source}: a save holds a JSON object, not {type(raw).__name__}")
+    return raw
+
+
+def save_position(position: Position, path: str | Path) -> None:
+    write_atomically(path, dumps(position))
+
+
+def load_position(path: str | Path, scenario: Scenario) -> Position:
+    return loads(read_save(path), scenario, source=str(path))
+
+
+def loads(text: str, scenario: Scenario, source: str = "<save>") -> Position:
+    raw = parse_json_object(text, source)
     if raw.get("format") != FORMAT:
         raise SaveError(f"{source}: format: not a cheren position file (format is {raw.get('format')!r})")
     if raw.get("version") != VERSION:
