@@ -26,7 +26,7 @@ from cheren.flow import Refusal
 from cheren.hexes import Hex
 from cheren.rules.combat_eligibility import air_refusal, air_unit, attack_refusal
 from cheren.rules.combat_odds import Odds, Shift, compute_odds, defenders_in
-from cheren.rules.combat_resolution import PUSH_ROLLS
+from cheren.rules.combat_resolution import PUSH_ROLLS, modifiers_from_effects
 from cheren.rules.retreat import retreat_options
 from cheren.rules.stacking import stack_value
 from cheren.scenario.models import CombatResult
@@ -221,10 +221,13 @@ def what_if(
     choices: Choices | None = None,
     extra_shift: int = 0,
     shifts: Iterable[Shift] = (),
+    chits: Iterable[str] = (),
 ) -> WhatIf:
     """The odds and the exact outcome distribution of ``attack`` in ``position``, resolved at
     once.  ``extra_shift`` adds columns (positive: the attacker's favour), e.g. to ask what a
-    terrain or support change would do; ``shifts`` adds named shifts.  Never changes anything."""
+    terrain or support change would do; ``shifts`` adds named shifts; ``chits`` (instances such
+    as ``air_strike.1``, or keys) are taken as played on this attack by their owners (5.1), so a
+    player sees what a chit in the hand would do.  Never changes anything."""
     choices = choices or Choices()
     target = attack.target
     attackers = tuple(attack.attackers)
@@ -240,7 +243,20 @@ def what_if(
     extra = [*shifts]
     if extra_shift:
         extra.append(Shift(extra_shift, "what-if", "a what-if change"))
-    odds = compute_odds(position, attackers, target, air, extra_shifts=extra)
+    effects = []
+    for instance in chits:
+        chit = position.scenario.chits[instance.rsplit(".", 1)[0] if "." in instance else instance]
+        effects.append({"effect": chit.effect, "side": chit.side.value, "params": dict(chit.params), "chit": instance})
+    mods = modifiers_from_effects(position.scenario, effects, side)
+    odds = compute_odds(
+        position,
+        attackers,
+        target,
+        air,
+        extra_shifts=[*extra, *mods["extra_shifts"]],
+        support_bonus=mods["support_bonus"],
+        support_winner=mods["support_winner"],
+    )
     refusal = attack_refusal(position, attackers, target, attack.air)
     if refusal is None and attack.air:
         refusal = air_refusal(position, side)

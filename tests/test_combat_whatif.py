@@ -236,3 +236,31 @@ def test_11_5_the_exact_distribution_matches_seeded_resolutions(
         freq = seen[outcome] / n
         bound = 4.5 * math.sqrt(prob * (1 - prob) / n) + 1 / n
         assert abs(freq - prob) <= bound, (outcome, freq, prob)
+
+
+def test_5_1_the_what_if_shows_what_a_held_chit_would_do(tmp_path: Path) -> None:
+    from cheren.actions import EndPhase
+    from cheren.game import Game
+    from cheren.rules.chits import PlayChit
+    from cheren.rules.combat_actions import Commit
+    from cheren.rules.combat_resolution import odds_for
+    from cheren.scenario import Phase, Side
+    from tests.boards import allied, board, italian, position
+    from tests.scenario_factory import DEFAULT_CHITS
+
+    s = board(tmp_path, ["........", "........", "........", "........", "........"],
+              [allied("a", sp=8), italian("i", sp=4)], chits=list(DEFAULT_CHITS))
+    p = position(s, {"a": "0303", "i": "0403"}, phase=Phase.COMBAT)
+    plain = what_if(p, proposed("0403", ["a"]))
+    with_chit = what_if(p, proposed("0403", ["a"]), chits=["air_strike.1"])
+    assert (plain.column, with_chit.column) == ("2-1", "3-1")
+    assert any(sh.rule == "5.1" and "air strike" in sh.reason.lower() for sh in with_chit.shifts)
+    assert with_chit.expected_defender_steps > plain.expected_defender_steps
+    # the same odds the game rolls on once the chit is really played on the attack
+    p.chits.hands[Side.ALLIED] = ["air_strike.1"]
+    p.chits.cup = [c for c in p.chits.cup if c != "air_strike.1"]
+    g = Game(s, 1, p)
+    g.apply(Commit("a", H("0403")))
+    g.apply(PlayChit("air_strike.1", "", "0403"))
+    assert odds_for(g, H("0403"), ("a",), None).column_name == with_chit.column
+    assert EndPhase() not in g.legal_actions()  # the assembled attack must be resolved or withdrawn

@@ -23,6 +23,7 @@ the phase's combat state, so undo and replay keep it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +35,7 @@ from cheren.rules.combat_actions import Advance, NoAdvance, Push, StayAndLose
 from cheren.rules.combat_eligibility import advance_refusal
 from cheren.rules.combat_odds import Odds, Shift, compute_odds, defenders_in
 from cheren.rules.retreat import retreat_options
+from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import CombatResult, Side
 from cheren.state import Position, Status
 
@@ -121,12 +123,18 @@ def chit_modifiers(game: Game, target: Hex, attacker: Side) -> dict[str, Any]:
     arguments for :func:`compute_odds`."""
     from cheren.rules import chits
 
+    return modifiers_from_effects(game.scenario, chits.attack_effects(game, target), attacker)
+
+
+def modifiers_from_effects(scenario: Scenario, effects: Iterable[dict[str, Any]], attacker: Side) -> dict[str, Any]:
+    """The :func:`compute_odds` keyword arguments for chit effects on one attack: each a dict
+    with the chit's ``effect``, ``side``, ``params`` and (optionally) ``chit`` instance."""
     shifts: list[Shift] = []
     bonus = [0, 0]
     winner: Side | None = None
-    for e in chits.attack_effects(game, target):
+    for e in effects:
         side = Side(e["side"])
-        name = game.scenario.chits[str(e["chit"]).rsplit(".", 1)[0]].name if e.get("chit") else e["effect"]
+        name = scenario.chits[str(e["chit"]).rsplit(".", 1)[0]].name if e.get("chit") else e["effect"]
         params = e.get("params", {})
         if e["effect"] == "column_shift":
             n = int(params.get("columns", 1))
