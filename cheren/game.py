@@ -51,6 +51,7 @@ from cheren.scenario.models import Phase, Side
 from cheren.sequence import PHASE_RULES, PHASE_TITLES, Moment, next_moment
 from cheren.setup import initial_position
 from cheren.state import Position, Status, Supply
+from cheren.text import hex_text, mp_text, rules_cited
 
 REACTION_LIMIT = 3  # 10.0: total stacking value the reacting side may move
 
@@ -314,12 +315,12 @@ class Game:
         previous = start
         for h in path:
             if not previous.is_adjacent(h):
-                return Refusal(("9.0",), f"the path jumps from {previous.label} to {_lbl(h)}: move hex by hex")
+                return Refusal(("9.0",), f"the path jumps from {previous.label} to {hex_text(h)}: move hex by hex")
             previous = h
         target = path[-1]
         if target not in reach.reach:
             why = explain_move(p, uid, target, self._move_options(uid))
-            return Refusal(_rules_in(why), why)
+            return Refusal(rules_cited(why), why)
         best = reach.reach[target]
         if best.path == path:
             return None
@@ -380,7 +381,7 @@ class Game:
         if self.phase is Phase.REACTION:
             self.flow.reaction_used += d.stack
         stop = " and stops in a hard enemy ZoC (4.0)" if r is not None and r.stops else ""
-        self._events.append(f"{d.name} moves {start.label} -> {action.to.label} for {_fmt(cost)} MP{stop}")
+        self._events.append(f"{d.name} moves {start.label} -> {action.to.label} for {mp_text(cost)} MP{stop}")
 
     # -- decisions ---------------------------------------------------------------------------
     def _decision_actions(self, d: Decision) -> list[Action]:
@@ -625,6 +626,17 @@ class Game:
             self._reach_cache[key] = cached
         return cached
 
+    def reach(self, uid: str) -> ReachMap:
+        """Where the unit can move this phase, chits' effects included (cached)."""
+        return self._reach(uid)
+
+    def move_options(self, uid: str) -> MoveOptions:
+        """What the chits played this phase change about the unit's move."""
+        return self._move_options(uid)
+
+    def has_moved(self, uid: str) -> bool:
+        return uid in self.flow.moved
+
     def _move_options(self, uid: str) -> MoveOptions:
         options = MoveOptions()
         for modify in MOVE_OPTIONS:
@@ -668,7 +680,7 @@ def _walk_cost(position: Position, uid: str, path: tuple[Hex, ...], options: Mov
             return Fraction(0), Refusal(("5.1",), f"{d.name} must stop in {here.label}: a Roadblock is there")
         edge = next((e for e in graph.edges[here] if e.to == h), None)
         if edge is None or edge.ticks < 0:
-            return Fraction(0), Refusal(("1.1",), f"{_lbl(h)} cannot be entered")
+            return Fraction(0), Refusal(("1.1",), f"{hex_text(h)} cannot be entered")
         if edge.mountain and not d.type.may_enter_mountain:
             return Fraction(0), Refusal(("9.1",), f"{h.label} is a mountain hex: {d.name} may never enter it")
         if any(position.units[o].side is not unit.side for o in position.units_at(h)):
@@ -676,25 +688,3 @@ def _walk_cost(position: Position, uid: str, path: tuple[Hex, ...], options: Mov
         ticks += edge_cost(graph, here, edge, options) + (graph.scale if h in zoc else 0)
         here = h
     return graph.mp(ticks), None
-
-
-def _fmt(value: Any) -> str:
-    from fractions import Fraction
-
-    if isinstance(value, Fraction):
-        return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
-    return str(value)
-
-
-def _lbl(h: Hex) -> str:
-    try:
-        return h.label
-    except ValueError:
-        return str(tuple(h))
-
-
-def _rules_in(text: str) -> tuple[str, ...]:
-    import re
-
-    found = re.findall(r"\((?:[^()]*?)(\d+\.\d+)\)", text)
-    return tuple(dict.fromkeys(found)) or ("9.0",)

@@ -17,6 +17,7 @@ from cheren.rules.zoc import Zoc, zoc_map
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Side
 from cheren.state import Position, Status, Supply
+from cheren.text import hex_text, mp_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,11 +266,11 @@ def explain_move(position: Position, unit_id: str, target: Hex, options: MoveOpt
     if why is not None:
         return f"{why[1]} ({why[0]})"
     reach = reachable(position, unit_id, options)
-    label = _label(target)
+    label = hex_text(target)
     if target in reach.reach:
         r = reach.reach[target]
         stop = "; it must stop there: hard enemy ZoC (4.0)" if r.stops else ""
-        return f"{d.name} can reach {label} for {_mp(r.cost)} of {_mp(reach.mp)} MP{stop}"
+        return f"{d.name} can reach {label} for {mp_text(r.cost)} of {mp_text(reach.mp)} MP{stop}"
     info = s.hexes.get(target)
     if info is None or not info.playable:
         return f"{label} is not a playable hex of the map (1.1)"
@@ -306,21 +307,10 @@ def explain_move(position: Position, unit_id: str, target: Hex, options: MoveOpt
         parts = "road" if next(e for e in graph.edges[via] if e.to == target).road else info.terrain_names
         extra = ", +1 entering enemy ZoC (4.0)" if target in zoc else ""
         return (
-            f"{label} would cost {_mp(total)} MP via {via.label} ({parts}{extra}); "
-            f"{d.name} has {_mp(reach.mp)} MP (9.0)"
+            f"{label} would cost {mp_text(total)} MP via {via.label} ({parts}{extra}); "
+            f"{d.name} has {mp_text(reach.mp)} MP (9.0)"
         )
     if candidates:
         via = candidates[0][1]
         return f"{d.name} can get next to {label} only through {via.label}, where a hard enemy ZoC stops it (4.0)"
-    return f"{label} is out of {d.name}'s reach this phase ({_mp(reach.mp)} MP, 9.0)"
-
-
-def _mp(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
-
-
-def _label(h: Hex) -> str:
-    try:
-        return h.label
-    except ValueError:
-        return str(tuple(h))
+    return f"{label} is out of {d.name}'s reach this phase ({mp_text(reach.mp)} MP, 9.0)"

@@ -1,0 +1,30 @@
+"""Small helpers for the words the engine writes: movement points, hex labels, rule numbers."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import Any
+
+from cheren.hexes import Hex
+
+
+def mp_text(value: Any) -> str:
+    """Movement points as a player reads them: 3, 2.5."""
+    if isinstance(value, Fraction):
+        return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+    return str(value)
+
+
+def hex_text(h: Hex) -> str:
+    """A hex's CCRR label, or its axial pair when it lies off the labelled grid."""
+    try:
+        return h.label
+    except ValueError:
+        return str(tuple(h))
+
+
+def rules_cited(text: str, default: str = "9.0") -> tuple[str, ...]:
+    """The rule numbers cited in brackets in an explanation, e.g. '... (9.1)' -> ('9.1',)."""
+    found = re.findall(r"(\d+\.\d+)\)", text)
+    return tuple(dict.fromkeys(found)) or (default,)
