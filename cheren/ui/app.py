@@ -1,0 +1,320 @@
+"""The notebook app: the map, the phase stepper and the side panels, in one ipywidgets tree.
+
+    from cheren.ui import App
+    App()                      # a new game of the bundled scenario, hot-seat
+    App(game, bot=my_bot, bot_side=Side.ITALIAN)
+
+Every widget callback calls one :class:`~cheren.ui.controller.Controller` method; the app only
+redraws what the controller says changed.  ``app.controller`` is the whole state, for scripts
+and tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from cheren.game import Game
+from cheren.scenario.models import Side
+from cheren.ui import panels
+from cheren.ui.controller import Bot, Controller, Feedback
+from cheren.ui.map import MapWidget
+
+MANY = 8  # more answers than this go into a drop-down list
+
+
+class App:
+    def __init__(
+        self,
+        game: Game | None = None,
+        *,
+        seed: int = 1941,
+        bot: Bot | None = None,
+        bot_side: Side | None = None,
+        width: int = 1000,
+        height: int = 660,
+        save_path: str | Path = "cheren-game.json",
+    ) -> None:
+        import ipywidgets as w
+
+        if game is None:
+            from cheren import load_scenario
+
+            game = Game(load_scenario(), seed=seed)
+        self._bot = bot
+        self._bots: dict[str, Any] = {}
+        self.controller = c = Controller(game, bot=bot, bot_side=bot_side)
+        self.map = MapWidget(c, width, height)
+        self._w = w
+
+        # -- the bar and the stepper -------------------------------------------------------
+        self.status = w.HTML()
+        self.status.add_class("cheren-status")
+        self.end_button = self._button("End phase ▸", "cheren-end-phase", c.end_phase, style="primary")
+        self.undo_button = self._button("↶ Undo", "cheren-undo", c.undo)
+        self.redo_button = self._button("↷ Redo", "cheren-redo", c.redo)
+        self.feedback = w.HTML()
+        self.feedback.add_class("cheren-feedback")
+        self.hover_info = w.HTML()
+        self.hover_info.add_class("cheren-hover")
+        self.hover_info.layout = w.Layout(flex="1 1 auto", margin="0 8px", overflow="hidden")
+        toolbar = w.HBox(
+            [self.map.toolbar, self.hover_info, self.undo_button, self.redo_button, self.end_button],
+            layout=w.Layout(align_items="center", padding="4px 6px"),
+        )
+        map_box = w.VBox([self.map.widget], layout=w.Layout(width="100%", align_items="center"))
+        map_box.add_class("cheren-map-box")
+        map_column = w.VBox(
+            [toolbar, self.feedback, map_box],
+            layout=w.Layout(flex="1 1 auto", min_width="0", width="auto"),
+        )
+
+        # -- the side panel ----------------------------------------------------------------
+        self.selection = w.HTML()
+        self.units = w.VBox(layout=w.Layout(max_height="300px", overflow="auto"))
+        self.move_stack = w.Checkbox(value=False, description="move the whole stack", indent=False)
+        self.move_stack.add_class("cheren-move-stack")
+        self.move_stack.observe(self._toggle_stack, "value")
+        self.decision_prompt = w.HTML()
+        self.decision_buttons = w.VBox()
+        self.decision_panel = self._panel("Decision", [self.decision_prompt, self.decision_buttons], "cheren-decision")
+        self.odds = w.HTML()
+        self.odds.add_class("cheren-whatif")
+        self.air = w.Checkbox(
+            value=False, description="air support (11.3)", indent=False, layout=w.Layout(width="150px")
+        )
+        self.air.observe(lambda change: c.set_air(change["new"]) if change["new"] != c.attack.air else None, "value")
+        self.attack_buttons = w.HBox(
+            [
+                self._button("Roll the attack", "cheren-resolve", c.resolve_attack, style="danger"),
+                self._button("Clear", "cheren-clear-attack", lambda: c.set_defender(None)),
+                self.air,
+            ],
+            layout=w.Layout(align_items="center"),
+        )
+        self.attack_panel = self._panel("Attack · what if", [self.odds, self.attack_buttons], "cheren-attack")
+        self.overlay_boxes: dict[str, Any] = {}
+        boxes = []
+        for key, (label, available) in c.available_overlays().items():
+            box = w.Checkbox(
+                value=key in c.overlays,
+                description=label,
+                indent=False,
+                disabled=not available,
+                layout=w.Layout(width="160px"),
+            )
+            box.add_class(f"cheren-overlay-{key}")
+            box.observe(lambda change, k=key: self._toggle_overlay(k, change["new"]), "value")
+            self.overlay_boxes[key] = box
+            boxes.append(box)
+        overlays = w.GridBox(boxes, layout=w.Layout(grid_template_columns="repeat(2, 160px)"))
+        self.key = w.HTML()
+        self.key.add_class("cheren-key-panel")
+        self.chits = w.HTML()
+        self.log = w.HTML()
+        self.log.add_class("cheren-log-panel")
+        self.mode = w.Dropdown(description="Play", layout=w.Layout(width="300px"))
+        self._set_modes()
+        self.mode.observe(self._mode_changed, "value")
+        self.path = w.Text(value=str(save_path), description="File", layout=w.Layout(width="300px"))
+        self.path.add_class("cheren-save-path")
+        save = self._button("Save", "cheren-save", lambda: c.save(self.path.value))
+        load = self._button("Load", "cheren-load", lambda: c.load(self.path.value))
+        side = w.VBox(
+            [
+                self._panel("Selected stack", [self.selection, self.units, self.move_stack], "cheren-stack"),
+                self.decision_panel,
+                self.attack_panel,
+                self._panel("Overlays", [overlays, self.key], "cheren-overlays"),
+                self._panel("Chits", [self.chits], "cheren-chits"),
+                self._panel("Log", [self.log], "cheren-log-box"),
+                self._panel("Game", [self.mode, w.HBox([self.path]), w.HBox([save, load])], "cheren-game"),
+            ],
+            layout=w.Layout(width="350px", min_width="330px", flex="0 0 350px"),
+        )
+        side.add_class("cheren-side-panel")
+        body = w.HBox([map_column, side], layout=w.Layout(width="100%", align_items="flex-start"))
+        body.add_class("cheren-body")
+        self.widget = w.VBox([w.HTML(panels.CSS), self.status, body], layout=w.Layout(width="100%"))
+        self.widget.add_class("cheren-app")
+        c.subscribe(self._changed)
+        self._changed({"game", "selection", "feedback", "overlays"})
+
+    # -- building blocks -------------------------------------------------------------------
+    def _button(self, text: str, cls: str, fn: Any, style: str = "") -> Any:
+        b = self._w.Button(description=text, button_style=style, layout=self._w.Layout(width="auto"))
+        b.add_class(cls)
+        b.on_click(lambda _: fn())
+        return b
+
+    def _panel(self, title: str, children: list[Any], cls: str) -> Any:
+        box = self._w.VBox([self._w.HTML(f"<h4>{panels.esc(title)}</h4>"), *children])
+        box.add_class("cheren-panel")
+        box.add_class(cls)
+        return box
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    # -- callbacks -------------------------------------------------------------------------
+    def _toggle_overlay(self, key: str, on: bool) -> None:
+        if (key in self.controller.overlays) != on:
+            fb = self.controller.set_overlay(key, on)
+            if not fb.ok:
+                self.overlay_boxes[key].value = False
+
+    def _toggle_stack(self, change: dict[str, Any]) -> None:
+        self.controller.move_stack = bool(change["new"])
+
+    def bots(self) -> dict[str, Any]:
+        """The opponents on offer: the bot passed in, and the registered :mod:`cheren.bots`."""
+        found: dict[str, Any] = {}
+        if self._bot is not None:
+            found[str(getattr(self._bot, "name", getattr(self._bot, "__name__", "bot")))] = self._bot
+        from cheren.ui.controller import feature_module
+
+        registry = feature_module("cheren.bots")
+        if registry is not None and hasattr(registry, "make_bot"):
+            for name in sorted(getattr(registry, "BOTS", {})):
+                found.setdefault(name, registry.make_bot(name, self.controller.game.seed))
+        return found
+
+    def _set_modes(self) -> None:
+        options: list[tuple[str, Any]] = [("Hot-seat (both sides here)", "hot-seat")]
+        self._bots = self.bots()
+        for name in self._bots:
+            for side in (Side.ITALIAN, Side.ALLIED):
+                options.append((f"Against the {name} bot: it plays {side.adjective}", (name, side)))
+        self.mode.options = options
+        c = self.controller
+        current = next((v for _, v in options if v != "hot-seat" and v[1] is c.bot_side), "hot-seat")
+        self.mode.value = current
+        self.mode.disabled = len(options) == 1
+        self.mode.tooltip = "" if self._bots else "No bot yet: pass App(bot=...) to play against one"
+
+    def _mode_changed(self, change: dict[str, Any]) -> None:
+        choice = change["new"]
+        if choice is None or choice == "hot-seat":
+            self.controller.set_bot(None, None)
+        else:
+            name, side = choice
+            self.controller.set_bot(self._bots[name], side)
+
+    # -- redraw ----------------------------------------------------------------------------
+    def _changed(self, what: set[str]) -> None:
+        c = self.controller
+        if "hover" in what:
+            h = c.hover
+            self.hover_info.value = f"<small>{panels.esc(c.hex_text(h))}</small>" if h is not None else ""
+        if what & {"game", "selection"}:
+            self._stack()
+        if "game" in what:
+            self.status.value = panels.status_html(c)
+            self.undo_button.disabled = not c.game.can_undo()
+            self.redo_button.disabled = not c.game.can_redo()
+            self.end_button.disabled = c.game.over
+            self.log.value = panels.log_html(c)
+            self.chits.value = panels.chits_html(c)
+            self._decision()
+        if what & {"game", "selection"}:
+            self._attack()
+        if "overlays" in what:
+            for key, box in self.overlay_boxes.items():
+                box.value = key in c.overlays
+        if what & {"game", "selection", "overlays"}:
+            self.key.value = panels.key_html(c)
+        if "feedback" in what:
+            self.feedback.value = panels.feedback_html(c.feedback)
+
+    def _stack(self) -> None:
+        w, c = self._w, self.controller
+        self.selection.value = panels.selection_html(c)
+        rows = []
+        from cheren.scenario.models import Phase
+
+        lining_up = c.game.phase is Phase.COMBAT and c.attack.defender is not None and c.combat_available()
+        for info in c.stack():
+            pick = w.Button(
+                description="selected" if info.selected else "select",
+                disabled=info.selected,
+                layout=w.Layout(width="74px"),
+            )
+            pick.add_class("cheren-pick")
+            pick.on_click(lambda _, uid=info.id: c.select(uid))
+            buttons = [pick]
+            if lining_up and info.side is c.game.phasing:
+                joined = info.id in c.attack.attackers
+                toggle = w.Button(
+                    description="− attack" if joined else "+ attack",
+                    button_style="warning" if joined else "",
+                    layout=w.Layout(width="74px"),
+                )
+                toggle.add_class("cheren-toggle-attacker")
+                toggle.on_click(lambda _, uid=info.id: c.toggle_attacker(uid))
+                buttons.append(toggle)
+            rows.append(
+                w.HBox(
+                    [w.HTML(panels.unit_html(c, info), layout=w.Layout(flex="1")), w.VBox(buttons)],
+                    layout=w.Layout(align_items="center", flex="0 0 auto"),
+                )
+            )
+        self.units.children = rows
+
+    def _decision(self) -> None:
+        w, c = self._w, self.controller
+        d = c.game.pending
+        if d is None:
+            self.decision_panel.layout.display = "none"
+            self.decision_buttons.children = []
+            return
+        self.decision_panel.layout.display = "flex"
+        on_map = " Or click a highlighted hex on the map." if c.hex_choices() else ""
+        prompt = d.prompt.removeprefix(f"{d.side.adjective}: ")
+        self.decision_prompt.value = (
+            f"<div><b>{panels.esc(d.side.adjective)}</b>: {panels.esc(prompt)}"
+            f"{panels.rules_badges(d.rules)}{panels.esc(on_map)}</div>"
+        )
+        options = c.decision_options()
+        simple = [(label, a) for label, a in options if not _has_object(a)]
+        many = len(options) > MANY
+        listed = [o for o in options if not (many and o in simple)]
+        children: list[Any] = []
+        buttons = simple if many else options
+        for label, action in buttons:
+            b = w.Button(description=label, tooltip=label, layout=w.Layout(width="auto", max_width="320px"))
+            b.add_class("cheren-decision-option")
+            b.add_class(f"cheren-answer-{action.kind}")  # lets tests pick an answer by its kind
+            b.on_click(lambda _, a=action: c.answer(a))
+            children.append(b)
+        if many:
+            pick = w.Dropdown(
+                options=[(label, i) for i, (label, _) in enumerate(listed)], layout=w.Layout(width="240px")
+            )
+            go = w.Button(description="Do it", button_style="warning", layout=w.Layout(width="70px"))
+            go.add_class("cheren-decision-go")
+            go.on_click(lambda _: c.answer(listed[pick.value][1]) if pick.value is not None else None)
+            children.insert(0, w.HBox([pick, go]))
+        self.decision_buttons.children = children
+
+    def _attack(self) -> None:
+        c = self.controller
+        from cheren.scenario.models import Phase
+
+        combat = c.game.phase is Phase.COMBAT and c.combat_available()
+        self.attack_panel.layout.display = "flex" if combat else "none"
+        if not combat:
+            return
+        self.odds.value = panels.odds_html(c.whatif())
+        if self.air.value != c.attack.air:
+            self.air.value = c.attack.air
+
+    # -- for scripts -----------------------------------------------------------------------
+    def click_hex(self, label: str) -> Feedback:
+        from cheren.hexes import Hex
+
+        return self.controller.click_hex(Hex.from_label(label))
+
+
+def _has_object(action: Any) -> bool:
+    from dataclasses import fields
+
+    return any(getattr(action, f.name) not in ("", None, ()) for f in fields(action))

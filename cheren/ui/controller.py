@@ -1,0 +1,1016 @@
+"""The notebook app's brain, with no widgets in it: what a click means, what to show.
+
+Every canvas callback and every button of :class:`cheren.ui.app.App` calls one method of
+:class:`Controller`; the controller acts only through the game's legality gate
+(``legal_actions`` / ``check`` / ``push`` / ``undo`` / ``redo``) and answers with a
+:class:`Feedback` (a refusal carries the rule numbers).  It also says what the map should show
+(:meth:`Controller.scene`), so the whole app can be driven and tested without a browser.
+
+Rule areas that are still being written are found at run time: combat
+(:mod:`cheren.rules.combat`) and supply (:mod:`cheren.rules.supply`) light up their overlays
+and panels when their modules exist (:func:`feature`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Literal
+
+from cheren.actions import Action, EndPhase, Move, Place, Retreat
+from cheren.game import Game
+from cheren.hexes import Hex, line
+from cheren.render.geometry import hex_polygon, route_polyline
+from cheren.render.primitives import Circle, Item, Polygon, Polyline, Style, Text
+from cheren.render.scene import DEFAULT_HEX_SIZE, Overlay, Scene, build_scene
+from cheren.rules.movement import explain_move
+from cheren.scenario.models import Phase, Side
+from cheren.sequence import PHASE_RULES, PHASE_TITLES
+from cheren.state import Position
+from cheren.text import hex_text, mp_text, rules_cited
+
+Bot = Callable[[Game], Action]
+Kind = Literal["ok", "refused", "info"]
+
+__all__ = ["OVERLAYS", "Bot", "Controller", "Feedback", "UnitInfo", "as_bot", "feature", "pass_bot"]
+
+
+# -- optional rule areas -------------------------------------------------------------------
+def feature(name: str) -> ModuleType | None:
+    """The module ``cheren.rules.<name>`` if it exists in this tree, else None (never raises
+    for a missing module: the app works without it and hides what needs it)."""
+    return feature_module(f"cheren.rules.{name}")
+
+
+def feature_module(module: str) -> ModuleType | None:
+    """Any optional module by its dotted name, or None when it is not there."""
+    try:
+        if importlib.util.find_spec(module) is None:
+            return None
+    except (ImportError, ValueError):
+        return None
+    return importlib.import_module(module)
+
+
+def as_bot(bot: Any, side: Side) -> Bot:
+    """A ``Callable[[Game], Action]`` from either such a callable or a :mod:`cheren.bots` bot
+    (an object with ``choose(seat) -> Choice``, which sees only its side's view)."""
+    if not hasattr(bot, "choose"):
+        return bot  # type: ignore[no-any-return]
+    from cheren.views import SideSeat
+
+    def play(game: Game) -> Action:
+        return bot.choose(SideSeat(game, side)).action  # type: ignore[no-any-return]
+
+    play.__name__ = str(getattr(bot, "name", "bot"))
+    return play
+
+
+def pass_bot(game: Game) -> Action:
+    """A stand-in opponent until the real bots exist: it answers a pending decision with its
+    first legal answer and otherwise ends the phase.  Any ``Callable[[Game], Action]`` works."""
+    actions = game.legal_actions()
+    if game.pending is not None:
+        return actions[0]
+    return next((a for a in actions if isinstance(a, EndPhase)), actions[0])
+
+
+# -- what the controller answers -------------------------------------------------------------
+@dataclass(frozen=True)
+class Feedback:
+    """The outcome of a click or a button: ``ok`` (something happened, ``events`` says what),
+    ``refused`` (nothing changed; ``rules`` are the rule numbers of the reason) or ``info``."""
+
+    kind: Kind
+    text: str
+    rules: tuple[str, ...] = ()
+    events: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.kind != "refused"
+
+    def __str__(self) -> str:
+        """The text, with the rule numbers of a refusal when the text does not name them."""
+        missing = [r for r in self.rules if r not in self.text]
+        if self.kind == "refused" and missing:
+            return f"{self.text} (rule {', '.join(self.rules)})"
+        return self.text
+
+
+@dataclass(frozen=True)
+class UnitInfo:
+    """One counter of a stack as the side panel lists it."""
+
+    id: str
+    name: str
+    side: Side
+    type: str
+    sp: int
+    mp: int
+    steps_left: int
+    steps: int
+    markers: tuple[str, ...]
+    selected: bool
+    can_move: bool
+
+
+#: The overlays the user can switch: key -> label.  ``needs`` says which rule module they need.
+OVERLAYS: dict[str, str] = {
+    "reach": "Movement reach",
+    "zoc-allied": "Allied ZoC",
+    "zoc-italian": "Italian ZoC",
+    "supply-unit": "Unit's supply line",
+    "supply-allied": "Allied supply map",
+    "supply-italian": "Italian supply map",
+    "control": "Town control & VP",
+    "garrisons": "Garrison areas",
+    "markers": "Low/No supply",
+    "edges": "Af Abed edge (12.2)",
+}
+NEEDS: dict[str, str] = {"supply-unit": "supply", "supply-allied": "supply", "supply-italian": "supply"}
+DEFAULT_OVERLAYS = frozenset({"reach", "supply-unit"})
+
+SELECT = "#ffd21f"
+ATTACK = "#ff7a1a"
+TARGET = "#d0201a"
+CHOICE = "#e8791d"
+PATH = "#1d4fa0"
+LAST = "#6b5a3c"
+
+
+@dataclass
+class AttackDraft:
+    """An attack being lined up in the Combat phase: attackers and a defending hex."""
+
+    attackers: list[str] = field(default_factory=list)
+    defender: Hex | None = None
+    air: bool = False
+
+
+class Controller:
+    """The game plus what the user has selected and switched on.
+
+    ``bot``/``bot_side``: an opponent that plays every action of that side (including its
+    decisions) after each human action.  ``chits``: a hook returning the chits a side may see
+    (hot-seat: its own hand); without it only the counts are shown."""
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        bot: Bot | None = None,
+        bot_side: Side | None = None,
+        hex_size: float = DEFAULT_HEX_SIZE,
+        chits: Callable[[Game, Side], list[str]] | None = None,
+    ) -> None:
+        self.game = game
+        self.bot: Bot | None = None
+        self.bot_side: Side | None = None
+        if bot is not None and bot_side is not None:
+            self.bot, self.bot_side = as_bot(bot, bot_side), bot_side
+        self.hex_size = hex_size
+        self.chits_hook = chits
+        self.selected: str | None = None
+        self.stack_hex: Hex | None = None
+        self.hover: Hex | None = None
+        self.move_stack = False
+        self.overlays: set[str] = set(DEFAULT_OVERLAYS)
+        self.attack = AttackDraft()
+        self.last_move: tuple[Hex, ...] = ()
+        self.feedback = Feedback("info", "Click a unit to see where it can go.")
+        self.version = 0  # bumps whenever the game changes
+        self._listeners: list[Callable[[set[str]], None]] = []
+        self._legal: tuple[int, list[Action]] | None = None
+        self._scene_key: tuple[Any, ...] | None = None
+        self._scene: Scene | None = None
+        self._overlays: tuple[Any, list[Overlay]] | None = None
+
+    # -- plumbing ----------------------------------------------------------------------------
+    @property
+    def position(self) -> Position:
+        return self.game.position
+
+    @property
+    def scenario(self) -> Any:
+        return self.game.scenario
+
+    def subscribe(self, fn: Callable[[set[str]], None]) -> None:
+        """``fn(changed)`` after every change; ``changed`` holds some of ``game``,
+        ``selection``, ``overlays``, ``hover``, ``feedback``."""
+        self._listeners.append(fn)
+
+    def _bump(self) -> None:
+        """The game changed: forget what was computed from it."""
+        self.version += 1
+        self._legal = None
+
+    def _notify(self, *what: str) -> None:
+        for fn in self._listeners:
+            fn(set(what))
+
+    def _say(self, fb: Feedback, *what: str) -> Feedback:
+        """Set the feedback and tell the listeners once what changed."""
+        self.feedback = fb
+        self._notify("feedback", *what)
+        return fb
+
+    def legal_actions(self) -> list[Action]:
+        if self._legal is None or self._legal[0] != self.version:
+            self._legal = (self.version, self.game.legal_actions())
+        return self._legal[1]
+
+    def name(self, uid: str) -> str:
+        return str(self.scenario.units[uid].name)
+
+    def describe(self, action: Action) -> str:
+        """An action in words, with unit names instead of ids."""
+        text = action.describe()
+        ids = sorted(self.scenario.units, key=len, reverse=True)
+        pattern = re.compile(r"\b(" + "|".join(re.escape(u) for u in ids) + r")\b")
+        return pattern.sub(lambda m: self.name(m.group(1)), text)
+
+    # -- status ------------------------------------------------------------------------------
+    def status(self) -> dict[str, Any]:
+        g, p = self.game, self.position
+        vp = p.allied_vp()
+        return {
+            "turn": g.turn,
+            "turns": len(self.scenario.info.turns),
+            "week": self.scenario.info.turns[g.turn - 1].week_of,
+            "phase": PHASE_TITLES[g.phase],
+            "rule": PHASE_RULES[g.phase],
+            "phasing": g.phasing.adjective,
+            "acting": g.acting.adjective,
+            "vp": vp,
+            "total_vp": self.scenario.total_vp,
+            "level": self.scenario.victory_level(vp),
+            "pending": g.pending.prompt if g.pending is not None else None,
+            "over": g.over,
+            "text": g.status(),
+            "can_undo": g.can_undo(),
+            "can_redo": g.can_redo(),
+            "mode": "hot-seat" if self.bot_side is None else f"against the bot ({self.bot_side.adjective} bot)",
+        }
+
+    def chit_counts(self) -> dict[Side, int]:
+        return {side: len(hand) for side, hand in self.position.chits.hands.items()}
+
+    def chits_visible(self, side: Side) -> list[str] | None:
+        """The names of the chits in ``side``'s hand, from the ``chits`` hook or the side's view
+        (:mod:`cheren.views`, rule 5.0); None when neither exists (only counts are shown).  The
+        app shows them only to the side acting now (hot-seat)."""
+        if self.chits_hook is not None:
+            return self.chits_hook(self.game, side)
+        views = feature_module("cheren.views")
+        if views is None or not hasattr(views, "chit_view"):
+            return None
+        from cheren.state import chit_key
+
+        names = []
+        for instance in views.chit_view(self.position, side).hand:
+            chit = self.scenario.chits.get(chit_key(instance))
+            names.append(f"{chit.name}{' ★' if chit.one_time else ''}" if chit is not None else instance)
+        return names
+
+    def log_entries(self, last: int = 40) -> list[tuple[str, list[str]]]:
+        """The last log entries, oldest first: a heading (when, who, what) and the events,
+        dice rolls included."""
+        out: list[tuple[str, list[str]]] = []
+        for entry in self.game.log[-last:]:
+            m = entry.moment
+            head = (
+                f"{entry.index}. T{m.turn} {m.side.adjective} {PHASE_TITLES[m.phase]} · "
+                f"{entry.side.adjective}: {self.describe(entry.action)}"
+            )
+            out.append((head, list(entry.events)))
+        return out
+
+    def log_lines(self, last: int = 40) -> list[str]:
+        """The log as lines, oldest first, events indented under their action."""
+        return [line for head, events in self.log_entries(last) for line in (head, *(f"    {e}" for e in events))]
+
+    # -- the selection -----------------------------------------------------------------------
+    def legal_moves(self, uid: str) -> dict[Hex, Move]:
+        """The legal moves of a unit now, by destination (cheapest path)."""
+        return {a.to: a for a in self.legal_actions() if isinstance(a, Move) and a.unit == uid}
+
+    def stack(self, h: Hex | None = None) -> list[UnitInfo]:
+        """The counters in a hex (default: the selected stack), top of the stack first."""
+        where = h if h is not None else self.stack_hex
+        if where is None:
+            return []
+        p = self.position
+        ids = sorted(p.units_at(where), key=lambda u: (p.strength(u), self.scenario.units[u].stack, u), reverse=True)
+        out = []
+        for uid in ids:
+            d = self.scenario.units[uid]
+            u = p.units[uid]
+            markers = []
+            if u.supply is not None:
+                markers.append(f"{u.supply.value.title()} supply")
+            if u.defected:
+                markers.append("defected")
+            if d.garrison is not None and not u.defected:
+                area = self.scenario.garrison_areas[d.garrison].name
+                markers.append(f"{area} garrison" + (" (released)" if d.garrison in p.released else " (held)"))
+            if self.game.has_moved(uid):
+                markers.append("moved")
+            if u.steps_lost:
+                markers.append("reduced")
+            out.append(
+                UnitInfo(
+                    uid,
+                    d.name,
+                    u.side,
+                    d.type.name,
+                    p.strength(uid),
+                    p.movement(uid),
+                    p.steps_left(uid),
+                    d.steps,
+                    tuple(markers),
+                    uid == self.selected,
+                    bool(self.legal_moves(uid)),
+                )
+            )
+        return out
+
+    def select(self, uid: str | None) -> Feedback:
+        """Select a unit (None: clear the selection).  Says where it can go, or why it cannot
+        move now, with the rule."""
+        if uid is None:
+            self.selected, self.stack_hex = None, None
+            return self._say(Feedback("info", "Nothing selected."), "selection")
+        if uid not in self.position.units:
+            return self._say(Feedback("refused", f"there is no unit {uid!r}", ("2.3",)))
+        unit = self.position.units[uid]
+        self.selected = uid
+        self.stack_hex = unit.hex
+        name = self.name(uid)
+        if unit.hex is None:
+            return self._say(Feedback("info", f"{name} is not on the map ({unit.status.value})."), "selection")
+        moves = self.legal_moves(uid)
+        if moves:
+            mp = self.game.reach(uid).mp
+            text = f"{name} ({unit.hex.label}): {mp_text(mp)} MP, {len(moves)} hexes in reach. Click one to move there."
+            return self._say(Feedback("info", text), "selection")
+        why = self.why_immobile(uid)
+        text = f"{name} ({unit.hex.label}) cannot move now: {why.reason} (rule {', '.join(why.rules)})"
+        return self._say(Feedback("info", text, why.rules), "selection")
+
+    def why_immobile(self, uid: str) -> Any:
+        """The refusal a move of this unit gets now, whatever the hex (a Refusal)."""
+        from cheren.flow import Refusal
+
+        unit = self.position.units[uid]
+        assert unit.hex is not None
+        refusals = []
+        for n in unit.hex.neighbours():
+            if n not in self.scenario.playable:
+                continue
+            verdict = self.game.check(Move(uid, (n,)))
+            if verdict.refusal is not None:
+                refusals.append(verdict.refusal)
+        if refusals and all(r == refusals[0] for r in refusals):
+            return refusals[0]
+        if refusals:
+            return Refusal(refusals[0].rules, f"no hex is within its reach: {refusals[0].reason}")
+        return Refusal(("9.0",), "no legal move")
+
+    # -- clicks ------------------------------------------------------------------------------
+    def click_map(self, x: float, y: float) -> Feedback:
+        """A click at scene pixel ``(x, y)`` (what the map widget sends)."""
+        h = self.scene().hex_at(x, y)
+        if h is None:
+            return self._say(Feedback("info", "Off the map."))
+        return self.click_hex(h)
+
+    def click_hex(self, h: Hex) -> Feedback:
+        """What a click on hex ``h`` means now: answer a decision, line up an attack, move the
+        selected unit, or select the units there."""
+        g, p = self.game, self.position
+        if g.over:
+            return self._say(Feedback("info", g.status()))
+        d = g.pending
+        if d is not None:
+            choices = self.hex_choices()
+            if h in choices:
+                return self.answer(choices[h])
+            if p.units_at(h):
+                self._select_in(h)
+            text = f"{d.side.adjective} must first decide: {d.prompt} (rule {', '.join(d.rules)})"
+            return self._say(Feedback("refused", text, d.rules), "selection")
+        if g.phase is Phase.COMBAT and feature("combat") is not None:
+            return self._combat_click(h)
+        here = p.units[self.selected].hex if self.selected is not None else None
+        if self.selected is not None and h != here:
+            if h in self.legal_moves(self.selected):
+                return self.move_to(h)
+            mine = [u for u in p.units_at(h) if p.units[u].side is g.acting]
+            if mine:
+                return self._select_in(h)
+            return self.move_to(h)
+        if self.selected is not None and h == here:
+            ids = [u.id for u in self.stack(h)]
+            if len(ids) > 1:
+                return self.select(ids[(ids.index(self.selected) + 1) % len(ids)])
+            return self.select(None)
+        if p.units_at(h):
+            return self._select_in(h)
+        self.stack_hex = None
+        return self._say(Feedback("info", self.hex_text(h)), "selection")
+
+    def _select_in(self, h: Hex) -> Feedback:
+        """Select the best unit of a stack: a unit that can move now, else the top counter."""
+        stack = self.stack(h)
+        movable = [u for u in stack if u.can_move]
+        return self.select((movable or stack)[0].id)
+
+    def hex_text(self, h: Hex) -> str:
+        info = self.scenario.hexes.get(h)
+        if info is None:
+            return "Off the map."
+        parts = [f"{h.label}: {info.terrain_names}"]
+        if not info.playable:
+            return parts[0] + " (not playable, 1.1)"
+        if info.move_cost is not None:
+            parts.append(f"costs {info.move_cost:g} MP")
+        if info.town is not None:
+            owner = self.position.controller(info.town.name).adjective
+            parts.append(f"{info.town.name}, {info.town.vp} VP, {owner} control")
+        if info.village is not None:
+            parts.append(f"native village {info.village.name}")
+        if info.area is not None:
+            parts.append(f"{self.scenario.garrison_areas[info.area].name} garrison area")
+        return ", ".join(parts) + "."
+
+    def set_hover(self, h: Hex | None) -> bool:
+        """The hex under the mouse (shows the path the selected unit would take).  Returns
+        whether anything changed."""
+        if h == self.hover:
+            return False
+        self.hover = h
+        self._notify("hover")
+        return True
+
+    # -- moving ------------------------------------------------------------------------------
+    def move_to(self, h: Hex) -> Feedback:
+        """Move the selected unit (or, with ``move_stack``, every unit of its stack that can)
+        to ``h`` along the shown path; refuse with the rule otherwise."""
+        uid = self.selected
+        if uid is None:
+            return self._say(Feedback("refused", "Select a unit first, then click where it should go.", ("9.0",)))
+        moves = self.legal_moves(uid)
+        if h not in moves:
+            unit = self.position.units[uid]
+            assert unit.hex is not None
+            path = tuple(line(unit.hex, h)[1:]) or (h,)
+            verdict = self.game.check(Move(uid, path))
+            if verdict.refusal is not None:
+                r = verdict.refusal
+                text = f"{self.name(uid)} cannot go to {hex_text(h)}: {r.reason}"
+                return self._say(Feedback("refused", text, r.rules))
+            why = explain_move(self.position, uid, h, self.game.move_options(uid))
+            return self._say(Feedback("refused", why, rules_cited(why)))
+        movers = [uid]
+        if self.move_stack and self.stack_hex is not None:
+            movers += [u.id for u in self.stack(self.stack_hex) if u.id != uid and h in self.legal_moves(u.id)]
+        events: list[str] = []
+        start = self.position.units[uid].hex
+        path = moves[h].path
+        for mover in movers:
+            move = self.legal_moves(mover).get(h)
+            if move is None:
+                continue
+            events += self.game.push(move)
+            self._bump()
+        self.last_move = (start, *path) if start is not None else path
+        self.stack_hex = h
+        events += self._after_human()
+        return self._say(Feedback("ok", "; ".join(events[:3]) or "moved", events=tuple(events)), "game", "selection")
+
+    # -- the phase stepper -------------------------------------------------------------------
+    def end_phase(self) -> Feedback:
+        verdict = self.game.check(EndPhase())
+        if verdict.refusal is not None:
+            r = verdict.refusal
+            return self._say(Feedback("refused", f"The phase cannot end yet: {r.reason}", r.rules))
+        events = self.game.push(EndPhase())
+        self.attack = AttackDraft()
+        self.last_move = ()
+        self._bump()
+        events += self._after_human()
+        return self._say(Feedback("ok", self.game.status(), events=tuple(events)), "game", "selection")
+
+    def undo(self) -> Feedback:
+        if not self.game.can_undo():
+            return self._say(Feedback("refused", "Nothing to undo."))
+        undone = [self.game.undo()]
+        while self.bot_side is not None and self.game.acting is self.bot_side and self.game.can_undo():
+            undone.append(self.game.undo())  # take back the bot's reply too
+        self.attack = AttackDraft()
+        self.last_move = ()
+        self._bump()
+        text = "Undid: " + "; ".join(self.describe(a) for a in undone)
+        return self._say(Feedback("ok", text), "game", "selection")
+
+    def redo(self) -> Feedback:
+        if not self.game.can_redo():
+            return self._say(Feedback("refused", "Nothing to redo."))
+        action = self.game.redo()
+        self._bump()
+        return self._say(Feedback("ok", "Redid: " + self.describe(action)), "game", "selection")
+
+    # -- decisions ---------------------------------------------------------------------------
+    def decision_options(self) -> list[tuple[str, Action]]:
+        """The legal answers to the pending decision, as (label, action)."""
+        if self.game.pending is None:
+            return []
+        return [(self.describe(a), a) for a in self.legal_actions()]
+
+    def hex_choices(self) -> dict[Hex, Action]:
+        """Answers to the pending decision that are a hex on the map (retreat, placement)."""
+        out: dict[Hex, Action] = {}
+        for _, a in self.decision_options():
+            if isinstance(a, Retreat):
+                out[a.to] = a
+            elif isinstance(a, Place):
+                out[a.hex] = a
+            else:
+                h = _hex_field(a)
+                if h is not None:
+                    out.setdefault(h, a)
+        return out
+
+    def answer(self, choice: Action | int) -> Feedback:
+        """Answer the pending decision with one of :meth:`decision_options` (or its index)."""
+        options = self.decision_options()
+        action = options[choice][1] if isinstance(choice, int) else choice
+        verdict = self.game.check(action)
+        if verdict.refusal is not None:
+            r = verdict.refusal
+            return self._say(Feedback("refused", r.reason, r.rules))
+        events = self.game.push(action)
+        self._bump()
+        events += self._after_human()
+        roll = next((e for e in events if e.startswith("die ")), None)
+        text = roll or "; ".join(events[:3]) or self.describe(action)
+        return self._say(Feedback("ok", text, events=tuple(events)), "game")
+
+    def apply(self, action: Action) -> Feedback:
+        """Any action, through the gate (what a button for an action type the app does not
+        know yet calls)."""
+        verdict = self.game.check(action)
+        if verdict.refusal is not None:
+            r = verdict.refusal
+            return self._say(Feedback("refused", r.reason, r.rules))
+        events = self.game.push(action)
+        self._bump()
+        events += self._after_human()
+        return self._say(Feedback("ok", "; ".join(events[:3]) or self.describe(action), events=tuple(events)), "game")
+
+    # -- the bot -----------------------------------------------------------------------------
+    def set_bot(self, bot: Any, side: Side | None) -> Feedback:
+        """Play against ``bot`` (a ``Callable[[Game], Action]`` or a :mod:`cheren.bots` bot) on
+        ``side``; None for hot-seat.  The bot moves at once if it is its turn."""
+        if bot is not None and side is not None:
+            self.bot, self.bot_side = as_bot(bot, side), side
+        else:
+            self.bot, self.bot_side = None, None
+        events = self._after_human()
+        mode = "hot-seat" if self.bot is None else f"the bot plays the {side.adjective if side else ''} side"
+        return self._say(Feedback("info", f"Mode: {mode}.", events=tuple(events)), "game")
+
+    def _after_human(self, limit: int = 2000) -> list[str]:
+        """Let the bot play while it is the acting side."""
+        events: list[str] = []
+        if self.bot is None or self.bot_side is None:
+            return events
+        n = 0
+        while not self.game.over and self.game.acting is self.bot_side and n < limit:
+            action = self.bot(self.game)
+            events += self.game.push(action)
+            n += 1
+        if n:
+            self._bump()
+        return events
+
+    # -- overlays ----------------------------------------------------------------------------
+    def available_overlays(self) -> dict[str, tuple[str, bool]]:
+        """key -> (label, available now); overlays needing a missing rule module are off."""
+        return {k: (label, NEEDS.get(k) is None or feature(NEEDS[k]) is not None) for k, label in OVERLAYS.items()}
+
+    def set_overlay(self, key: str, on: bool = True) -> Feedback:
+        if key not in OVERLAYS:
+            return self._say(Feedback("refused", f"no overlay {key!r}; choose from {', '.join(OVERLAYS)}"))
+        label, available = self.available_overlays()[key]
+        if on and not available:
+            module = NEEDS[key]
+            text = f"{label} needs cheren/rules/{module}.py, which this version does not have yet"
+            return self._say(Feedback("refused", text))
+        (self.overlays.add if on else self.overlays.discard)(key)
+        return self._say(Feedback("info", f"{label}: {'on' if on else 'off'}"), "overlays")
+
+    def overlay_list(self) -> list[Overlay]:
+        """The overlays to draw now, bottom first."""
+        key = (self.version, frozenset(self.overlays), self.selected)
+        if self._overlays is None or self._overlays[0] != key:
+            self._overlays = (key, self._overlay_list())
+        return self._overlays[1]
+
+    def _overlay_list(self) -> list[Overlay]:
+        from cheren import analysis
+
+        p = self.position
+        out: list[Overlay] = []
+        on = self.overlays
+        if "garrisons" in on:
+            out += analysis.garrison_overlays(p)
+        if "control" in on:
+            out += analysis.control_overlays(p)
+        if "edges" in on:
+            out += analysis.edge_overlays(p)
+        for side in (Side.ALLIED, Side.ITALIAN):
+            if f"zoc-{side.value}" in on:
+                out += analysis.zoc_overlays(p, side)
+            if f"supply-{side.value}" in on and feature("supply") is not None:
+                out += self._supply_map(side)
+        if "markers" in on:
+            out += analysis.supply_marker_overlays(p)
+        uid = self.selected
+        if uid is not None and p.units[uid].on_map:
+            if "reach" in on and self.legal_moves(uid):
+                out.append(self._reach(uid))
+            if "supply-unit" in on and feature("supply") is not None:
+                out += self._supply_line(uid)
+        choices = self.hex_choices()
+        if choices:
+            out.append(Overlay("choices", {h: "?" for h in choices}, colour=CHOICE, opacity=0.45, title="Your choices"))
+        return out
+
+    def _reach(self, uid: str) -> Overlay:
+        reach = self.game.reach(uid)
+        legal = self.legal_moves(uid)
+        labels: dict[Hex, str | None] = {}
+        for h, r in reach.reach.items():
+            if h in legal:
+                labels[h] = mp_text(r.cost) + ("!" if r.stops else "")
+        return Overlay("reach", labels, colour="#2b6cc4", opacity=0.3, title=f"{self.name(uid)}: reach (MP; ! = stop)")
+
+    def supply_trace(self, uid: str) -> Any:
+        """The supply module's trace for a unit, or None without the module."""
+        supply = feature("supply")
+        if supply is None or not hasattr(supply, "unit_supply"):
+            return None
+        return supply.unit_supply(self.position, uid)
+
+    def _supply_line(self, uid: str) -> list[Overlay]:
+        trace = self.supply_trace(uid)
+        if trace is None:
+            return []
+        unit = self.position.units[uid]
+        colour = "#2f6b2a" if trace.supplied else "#d0201a"
+        if trace.supplied:
+            hexes = (unit.hex, *trace.line) if unit.hex is not None else trace.line
+            paths = [hexes] if len(hexes) > 1 else []
+            if len(trace.route) > 1:
+                paths.append(trace.route)
+            title = f"{self.name(uid)}: in supply ({trace.rule})"
+            return [Overlay("supply-line", {}, colour=colour, opacity=0.9, paths=paths, title=title)]
+        tried: dict[Hex, str | None] = {}
+        for c in getattr(trace, "candidates", ()):
+            for b in c.blocks:
+                if b.hex is not None:
+                    tried[b.hex] = "x"
+        return [Overlay("supply-line", tried, colour=colour, opacity=0.35, title=f"{self.name(uid)}: out of supply")]
+
+    def _supply_map(self, side: Side) -> list[Overlay]:
+        supply = feature("supply")
+        if supply is None or not hasattr(supply, "supplied_hexes"):
+            return []
+        hexes = supply.supplied_hexes(self.position, side)
+        colour = "#2f6b2a" if side is Side.ITALIAN else "#b0231b"
+        out = []
+        # darker where the line is shorter: 0 = on a source, the road/track network or a live edge
+        for n, opacity in ((0, 0.34), (1, 0.25), (2, 0.17), (3, 0.1)):
+            ring: dict[Hex, str | None] = {h: None for h, length in hexes.items() if length == n}
+            what = "on a source, road/track or edge" if n == 0 else f"supply line of {n} hex{'es' if n > 1 else ''}"
+            out.append(
+                Overlay(
+                    f"supply-{side.value}",
+                    ring,
+                    colour=colour,
+                    opacity=opacity,
+                    title=f"{side.adjective} supply: {what}",
+                )
+            )
+        return out
+
+    # -- what the map shows ------------------------------------------------------------------
+    def scene(self) -> Scene:
+        """The map scene: the position, the switched-on overlays, and a ``ui`` layer with the
+        selection, the path to the hovered hex, the last move and an attack being lined up."""
+        overlays = self.overlay_list()
+        key = (self.version, id(self.position), overlays)
+        if self._scene is None or self._scene_key != key:
+            self._scene = build_scene(self.scenario, self.position, overlays, self.hex_size, legend=False)
+            self._scene_key = key
+        base = self._scene
+        return replace(base, layers={**base.layers, "ui": self.ui_items(base)})
+
+    def ui_items(self, scene: Scene) -> list[Item]:
+        layout = scene.layout
+        s = layout.size
+        items: list[Item] = []
+        if len(self.last_move) > 1:
+            items.append(
+                Polyline(
+                    points=tuple(route_polyline(layout, list(self.last_move))),
+                    style=Style(stroke=LAST, stroke_width=s * 0.08, dash=(s * 0.2, s * 0.15), linecap="round"),
+                    layer="ui",
+                    cls="last-move",
+                )
+            )
+        if self.stack_hex is not None:
+            items.append(
+                Polygon(
+                    points=hex_polygon(layout, self.stack_hex, 0.96),
+                    style=Style(stroke=SELECT, stroke_width=s * 0.12, linejoin="round"),
+                    layer="ui",
+                    cls="selection",
+                    data=(("hex", self.stack_hex.label),),
+                )
+            )
+        for uid in self.attack.attackers:
+            h = self.position.units[uid].hex
+            if h is not None:
+                items.append(
+                    Polygon(
+                        points=hex_polygon(layout, h, 0.88),
+                        style=Style(stroke=ATTACK, stroke_width=s * 0.1, dash=(s * 0.18, s * 0.1)),
+                        layer="ui",
+                        cls="attacker",
+                    )
+                )
+        if self.attack.defender is not None:
+            items.append(
+                Polygon(
+                    points=hex_polygon(layout, self.attack.defender, 0.96),
+                    style=Style(stroke=TARGET, stroke_width=s * 0.14, linejoin="round"),
+                    layer="ui",
+                    cls="defender",
+                )
+            )
+        chosen = self.selected
+        if chosen is not None and self.hover is not None and self.game.pending is None:
+            move = self.legal_moves(chosen).get(self.hover)
+            start = self.position.units[chosen].hex
+            if move is not None and start is not None:
+                pts = tuple(route_polyline(layout, [start, *move.path]))
+                items.append(
+                    Polyline(
+                        points=pts,
+                        style=Style(
+                            stroke="#ffffff", stroke_width=s * 0.22, linecap="round", linejoin="round", opacity=0.8
+                        ),
+                        layer="ui",
+                    )
+                )
+                items.append(
+                    Polyline(
+                        points=pts,
+                        style=Style(stroke=PATH, stroke_width=s * 0.12, linecap="round", linejoin="round"),
+                        layer="ui",
+                        cls="path",
+                    )
+                )
+                ex, ey = pts[-1]
+                dot = Style(fill=PATH, stroke="#ffffff", stroke_width=s * 0.05)
+                items.append(Circle(cx=ex, cy=ey, r=s * 0.18, style=dot, layer="ui"))
+                r = self.game.reach(chosen).reach.get(self.hover)
+                if r is not None:
+                    items.append(
+                        Text(
+                            x=ex,
+                            y=ey - s * 0.3,
+                            text=f"{mp_text(r.cost)} MP",
+                            size=s * 0.34,
+                            weight="bold",
+                            halo="#ffffff",
+                            halo_width=s * 0.1,
+                            style=Style(fill=PATH),
+                            layer="ui",
+                        )
+                    )
+        return items
+
+    # -- saves -------------------------------------------------------------------------------
+    def save(self, path: str | Path) -> Feedback:
+        from cheren.game_saves import save_game
+
+        try:
+            save_game(self.game, path)
+        except OSError as exc:
+            return self._say(Feedback("refused", f"Could not save to {path}: {exc}"))
+        return self._say(Feedback("ok", f"Saved the game ({len(self.game.log)} actions) to {path}."))
+
+    def load(self, path: str | Path) -> Feedback:
+        from cheren.game_saves import load_game
+        from cheren.saves import SaveError
+
+        try:
+            game = load_game(path, self.scenario)
+        except SaveError as exc:
+            return self._say(Feedback("refused", str(exc)))
+        self.set_game(game)
+        return self._say(Feedback("ok", f"Loaded {path}: {game.status()}"), "game", "selection")
+
+    def set_game(self, game: Game) -> None:
+        self.game = game
+        self.selected = self.stack_hex = self.hover = None
+        self.attack = AttackDraft()
+        self.last_move = ()
+        self._scene = None
+        self._bump()
+
+    # -- combat (lights up when cheren/rules/combat.py exists) --------------------------------
+    def combat_available(self) -> bool:
+        return feature("combat") is not None
+
+    def _need_combat(self) -> ModuleType:
+        module = feature("combat")
+        if module is None:
+            raise NotImplementedError(
+                "attacks need the combat rules (cheren/rules/combat.py, rule 11.0), "
+                "which this version does not have yet"
+            )
+        return module
+
+    def _enemy_at(self, h: Hex) -> bool:
+        p = self.position
+        return any(p.units[u].side is not self.game.phasing for u in p.units_at(h))
+
+    def _combat_click(self, h: Hex) -> Feedback:
+        """Combat phase: a click on an enemy hex picks the defender; a click on your own stack
+        selects it and, once a defender is picked, adds (or takes out) its eligible units."""
+        p = self.position
+        if self._enemy_at(h):
+            return self.set_defender(h)
+        mine = [u for u in p.units_at(h) if p.units[u].side is self.game.phasing]
+        if not mine:
+            self.stack_hex = None
+            return self._say(Feedback("info", self.hex_text(h)), "selection")
+        self.selected, self.stack_hex = self._best_in(h), h
+        if self.attack.defender is None:
+            text = f"{self.name(self.selected)} selected. Click an enemy hex next to it to line up an attack (11.0)."
+            return self._say(Feedback("info", text), "selection")
+        eligible = [u for u in mine if self.attack_refusal(u) is None]
+        if not eligible:
+            why = self.attack_refusal(mine[0])
+            assert why is not None
+            text = f"{self.name(mine[0])} cannot attack {self.attack.defender.label}: {why.reason}"
+            return self._say(Feedback("refused", text, why.rules), "selection")
+        if all(u in self.attack.attackers for u in eligible):
+            self.attack.attackers = [u for u in self.attack.attackers if u not in eligible]
+        else:
+            self.attack.attackers += [u for u in eligible if u not in self.attack.attackers]
+        return self._say(self._odds_feedback(), "selection")
+
+    def _best_in(self, h: Hex) -> str:
+        stack = self.stack(h)
+        return stack[0].id
+
+    def attack_refusal(self, uid: str) -> Any:
+        """Why ``uid`` may not join the attack on the picked defender (a Refusal), or None."""
+        module = self._need_combat()
+        target = self.attack.defender
+        if target is None:
+            from cheren.flow import Refusal
+
+            return Refusal(("11.0",), "pick the defending hex first")
+        return self.game.check(module.Commit(uid, target)).refusal
+
+    def set_defender(self, h: Hex | None) -> Feedback:
+        """Pick the hex to attack; the selected stack's eligible units join at once."""
+        self._need_combat()
+        if h is None:
+            self.attack = AttackDraft()
+            return self._say(Feedback("info", "Attack cleared."), "selection")
+        if not self._enemy_at(h):
+            return self._say(Feedback("refused", f"{hex_text(h)} holds no enemy unit to attack", ("11.0",)))
+        if self.attack.defender != h:
+            self.attack = AttackDraft(defender=h)
+            if self.stack_hex is not None:
+                for uid in self.position.units_at(self.stack_hex):
+                    if self.position.units[uid].side is self.game.phasing and self.attack_refusal(uid) is None:
+                        self.attack.attackers.append(uid)
+        return self._say(self._odds_feedback(), "selection")
+
+    def toggle_attacker(self, uid: str) -> Feedback:
+        """Add a unit to the attack being lined up, or take it out; refused with the rule when
+        it may not attack that hex."""
+        self._need_combat()
+        if uid in self.attack.attackers:
+            self.attack.attackers.remove(uid)
+            return self._say(self._odds_feedback(), "selection")
+        why = self.attack_refusal(uid)
+        if why is not None:
+            return self._say(Feedback("refused", f"{self.name(uid)} cannot join this attack: {why.reason}", why.rules))
+        self.attack.attackers.append(uid)
+        return self._say(self._odds_feedback(), "selection")
+
+    def set_air(self, on: bool) -> Feedback:
+        self._need_combat()
+        self.attack.air = on
+        return self._say(self._odds_feedback(), "selection")
+
+    def whatif(self) -> Any:
+        """The what-if of the attack lined up (odds, shifts with reasons, the exact outcome
+        distribution), or None while attackers or defender are missing."""
+        self._need_combat()
+        a = self.attack
+        if a.defender is None or not a.attackers:
+            return None
+        target, attackers = a.defender, tuple(a.attackers)
+        shifts: tuple[Any, ...] = ()
+        try:
+            from cheren.rules.combat_resolution import chit_modifiers
+
+            shifts = tuple(chit_modifiers(self.game, target, self.game.phasing).get("extra_shifts", ()))
+        except (ImportError, AttributeError):
+            pass
+        try:
+            from cheren.analysis_combat import proposed, what_if
+        except ImportError:
+            from cheren.rules.combat_odds import compute_odds
+
+            air = None
+            if a.air:
+                from cheren.rules.combat_eligibility import air_unit
+
+                air = air_unit(self.position, self.game.phasing)
+            return compute_odds(self.position, attackers, target, air, extra_shifts=shifts)
+        return what_if(self.position, proposed(target, attackers, a.air), shifts=shifts)
+
+    def _odds_feedback(self) -> Feedback:
+        a = self.attack
+        if a.defender is None:
+            return Feedback("info", "Click an enemy hex to attack it.")
+        if not a.attackers:
+            return Feedback("info", f"Defender: {a.defender.label}. Click your units next to it to add them (11.0).")
+        w = self.whatif()
+        odds = getattr(w, "odds", w)
+        names = ", ".join(self.name(u) for u in a.attackers)
+        text = f"{names} against {a.defender.label}: {odds.explain()}"
+        refusal = getattr(w, "refusal", None)
+        if refusal is not None:
+            return Feedback("refused", f"{text}. Not allowed now: {refusal.reason}", refusal.rules)
+        return Feedback("info", text)
+
+    def resolve_attack(self) -> Feedback:
+        """Roll the attack lined up (one ``Attack`` action through the gate); the choices it
+        hands out (losses, retreat, push, advance) follow as pending decisions."""
+        module = self._need_combat()
+        a = self.attack
+        if a.defender is None or not a.attackers:
+            return self._say(Feedback("refused", "Pick a defending hex and at least one attacker first.", ("11.0",)))
+        action = module.Attack(a.defender, tuple(a.attackers), a.air)
+        verdict = self.game.check(action)
+        if verdict.refusal is not None:
+            r = verdict.refusal
+            return self._say(Feedback("refused", f"The attack is refused: {r.reason}", r.rules))
+        events = self.game.push(action)
+        self.attack = AttackDraft()
+        self._bump()
+        events += self._after_human()
+        return self._say(Feedback("ok", self._combat_text(events), events=tuple(events)), "game", "selection")
+
+    def _combat_text(self, events: list[str]) -> str:
+        """The die roll if it happened, else what the rules wait for (a chit window first)."""
+        roll = next((e for e in events if e.startswith("die ")), None)
+        if roll is not None:
+            return roll
+        d = self.game.pending
+        if d is not None:
+            return f"{d.side.adjective} to decide first: {d.prompt.removeprefix(d.side.adjective + ': ')}"
+        return "; ".join(events[:2]) or "attack declared"
+
+    def combat_state(self) -> Any:
+        """The combat module's record of this phase (assemblies, who attacked), or None."""
+        module = feature("combat")
+        if module is None or not hasattr(module, "combat_state"):
+            return None
+        return module.combat_state(self.game)
+
+
+# -- helpers -------------------------------------------------------------------------------
+def _hex_field(action: Action) -> Hex | None:
+    for value in vars(action).values():
+        if isinstance(value, Hex):
+            return value
+    return None

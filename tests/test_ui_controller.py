@@ -1,0 +1,429 @@
+"""The notebook app without a browser: everything a click or a button does goes through the
+controller (tier 3 of the test plan), and the canvas back-end is checked against a recorder.
+
+Selecting shows the reach with its costs; clicking a reachable hex moves along the shown path;
+an illegal click is refused with the rule and changes nothing; attacks line up with a what-if
+and resolve through the gate; phases end, undo and redo; overlays switch on and off; saves load.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cheren import load_scenario
+from cheren.actions import EndPhase, Move
+from cheren.game import Game
+from cheren.hexes import Hex
+from cheren.render.canvas import GROUPS, Recorder, View, fit_view, paint_items, paint_scene
+from cheren.render.primitives import Polygon
+from cheren.render.scene import Scene, build_scene
+from cheren.rules.movement import reachable
+from cheren.scenario import Phase, Scenario, Side
+from cheren.ui import panels
+from cheren.ui.controller import OVERLAYS, Controller, feature, pass_bot
+
+H = Hex.from_label
+HORSE = "skinners_horse"  # a motorized battalion, 8 MP, at Kassala (0208) at setup
+
+
+@pytest.fixture(scope="module")
+def scenario() -> Scenario:
+    return load_scenario()
+
+
+def phase(c: Controller) -> Phase:
+    return c.game.phase
+
+
+def answer_pending(c: Controller) -> None:
+    """Let every pending decision go by (a chit window: play no chit), else take the first answer."""
+    while c.game.pending is not None:
+        options = c.decision_options()
+        passing = [i for i, (_, a) in enumerate(options) if a.kind == "pass_chit"]
+        c.answer(passing[0] if passing else 0)
+
+
+def to_phase(c: Controller, phase: Phase, side: Side = Side.ALLIED) -> None:
+    answer_pending(c)
+    while (c.game.phase, c.game.phasing) != (phase, side):
+        assert c.end_phase().ok, c.feedback
+        answer_pending(c)
+
+
+@pytest.fixture
+def moving(scenario: Scenario) -> Controller:
+    c = Controller(Game(scenario, seed=1941))
+    to_phase(c, Phase.MOVEMENT)
+    return c
+
+
+# -- selecting and moving ----------------------------------------------------------------------
+def test_selecting_a_unit_shows_its_reach_with_costs(moving: Controller) -> None:
+    c = moving
+    fb = c.select(HORSE)
+    assert fb.kind == "info" and "MP" in fb.text and "in reach" in fb.text
+    reach = next(o for o in c.overlay_list() if o.kind == "reach")
+    expected = reachable(c.position, HORSE)
+    assert set(reach.hexes) == set(c.legal_moves(HORSE)) == set(expected.reach)
+    some = sorted(expected.reach)[0]
+    cost = expected.reach[some].cost
+    label = reach.hexes[some]
+    assert label is not None and label.rstrip("!") == (
+        str(cost.numerator) if cost.denominator == 1 else f"{float(cost):g}"
+    )
+    scene = c.scene()
+    assert len(scene.find("overlay", "overlays")) == len(reach.hexes)
+    ring = scene.find("selection", "ui")
+    assert ring and ring[0].data == (("hex", "0208"),)
+    # the side panel lists the stack with values and markers
+    stack = c.stack()
+    assert any(u.id == HORSE and u.selected and (u.sp, u.mp) == (3, 8) for u in stack)
+    assert "Skinner" in panels.selection_html(c) and 'data-hex="0208"' in panels.selection_html(c)
+
+
+def test_clicking_a_stack_selects_a_unit_that_can_move(moving: Controller) -> None:
+    fb = moving.click_hex(H("0208"))
+    assert fb.kind == "info"
+    assert moving.selected is not None and moving.stack_hex == H("0208")
+    assert moving.legal_moves(moving.selected)
+
+
+def test_clicking_a_reachable_hex_moves_along_the_shown_path(moving: Controller) -> None:
+    c = moving
+    c.select(HORSE)
+    moves = c.legal_moves(HORSE)
+    target = max(moves, key=lambda h: len(moves[h].path))
+    c.set_hover(target)
+    path = [item for item in c.scene().find("path", "ui")]
+    assert path, "hovering a reachable hex shows the path"
+    fb = c.click_hex(target)
+    assert fb.kind == "ok", fb
+    assert c.position.units[HORSE].hex == target
+    last = c.game.log[-1].action
+    assert isinstance(last, Move) and last.path == moves[target].path
+    assert c.last_move[-1] == target and "moves 0208 ->" in fb.text
+    assert c.scene().find("last-move", "ui")
+    # once moved, the unit has no reach left this phase (9.0)
+    assert not c.legal_moves(HORSE)
+    assert c.select(HORSE).rules == ("9.0",)
+
+
+def test_the_whole_stack_can_move_together(moving: Controller) -> None:
+    c = moving
+    c.move_stack = True
+    c.select("ind_5")
+    target = H("0308")
+    assert target in c.legal_moves("ind_5")
+    fb = c.click_hex(target)
+    assert fb.ok and len(fb.events) > 1
+    movers = list(c.position.units_at(target))
+    assert "ind_5" in movers and len(movers) > 1
+    assert all(isinstance(e.action, Move) for e in c.game.log[-len(movers) :])
+
+
+def test_an_illegal_click_is_refused_with_the_rule_and_changes_nothing(moving: Controller, scenario: Scenario) -> None:
+    c = moving
+    c.select(HORSE)
+    before = c.position.copy().units
+    mountain = sorted(scenario.mountains)[0]
+    fb = c.click_hex(mountain)
+    assert fb.kind == "refused"
+    assert "9.1" in fb.rules and "mountain" in fb.text
+    far = H("3207")  # Massaua, far out of reach
+    fb = c.move_to(far)
+    assert fb.kind == "refused" and fb.rules and "9.0" in fb.rules
+    assert c.position.units == before
+    assert "cheren-rule" in panels.feedback_html(fb)
+
+
+def test_units_cannot_move_outside_the_movement_phases(scenario: Scenario) -> None:
+    c = Controller(Game(scenario, seed=1941))
+    assert c.game.phase is Phase.REINFORCEMENT
+    fb = c.select(HORSE)
+    assert "cannot move now" in fb.text and fb.rules == ("7.0",)
+    assert all(o.kind != "reach" for o in c.overlay_list())
+    fb = c.move_to(H("0308"))
+    assert fb.kind == "refused" and "7.0" in fb.rules
+
+
+def test_click_map_turns_pixels_into_hexes(moving: Controller) -> None:
+    c = moving
+    scene = c.scene()
+    x, y = scene.layout.to_pixel(H("0208"))
+    c.click_map(x, y)
+    assert c.stack_hex == H("0208")
+    assert c.click_map(-500, -500).text == "Off the map."
+
+
+# -- the phase stepper -------------------------------------------------------------------------
+def test_end_phase_undo_and_redo(scenario: Scenario) -> None:
+    c = Controller(Game(scenario, seed=1941))
+    status = c.status()
+    assert (status["turn"], status["phase"], status["phasing"]) == (1, "Reinforcement & replacement", "Allied")
+    fb = c.end_phase()
+    assert fb.ok and c.game.phase is Phase.MOVEMENT
+    assert "Movement" in panels.status_html(c)
+    version = c.version
+    fb = c.undo()
+    assert fb.ok and "end the phase" in fb.text
+    assert phase(c) is Phase.REINFORCEMENT and c.version > version
+    assert c.redo().ok and phase(c) is Phase.MOVEMENT
+    assert c.redo().kind == "refused"
+    assert any("end the phase" in line for line in c.log_lines())
+
+
+def test_pending_decisions_list_their_legal_answers(scenario: Scenario) -> None:
+    c = Controller(Game(scenario, seed=1941))
+    c.end_phase()  # the Italian player may play a chit before the allied Movement phase (5.1)
+    if c.game.pending is None:
+        pytest.skip("no decision arises here in this version of the rules")
+    options = c.decision_options()
+    assert options and all(isinstance(label, str) for label, _ in options)
+    assert [a for _, a in options] == c.game.legal_actions()
+    refused = c.end_phase()
+    assert refused.kind == "refused" and refused.rules == c.game.pending.rules
+    assert "must first decide" in c.click_hex(H("0208")).text
+    assert c.answer(len(options) - 1).ok
+
+
+def test_an_answer_the_rules_refuse_is_explained(moving: Controller) -> None:
+    fb = moving.apply(EndPhase()) if moving.game.pending is None else moving.apply(Move(HORSE, (H("0308"),)))
+    assert fb.ok or fb.rules
+
+
+# -- overlays ----------------------------------------------------------------------------------
+def test_overlays_switch_on_and_off(moving: Controller) -> None:
+    c = moving
+    c.select(HORSE)
+    kinds = {
+        "zoc-allied": {"zoc-hard", "zoc-soft"},
+        "control": {"control-allied", "control-italian"},
+        "garrisons": {f"garrison-{k}" for k in c.scenario.garrison_areas},
+        "markers": {"supply-low", "supply-no"},
+        "edges": {"edge"},
+    }
+    for key, expected in kinds.items():
+        assert c.set_overlay(key, True).ok
+        assert expected <= {o.kind for o in c.overlay_list()}, key
+        assert c.set_overlay(key, False).ok
+        assert not expected & {o.kind for o in c.overlay_list()}
+    assert c.set_overlay("reach", False).ok
+    assert all(o.kind != "reach" for o in c.overlay_list())
+    assert not c.scene().find("overlay", "overlays")
+    assert c.set_overlay("nonsense").kind == "refused"
+    assert set(c.available_overlays()) == set(OVERLAYS)
+
+
+def test_supply_overlays_light_up_with_the_supply_module(moving: Controller) -> None:
+    c = moving
+    available = c.available_overlays()
+    if feature("supply") is None:
+        assert not available["supply-allied"][1]
+        assert c.set_overlay("supply-allied").kind == "refused"
+        return
+    assert c.set_overlay("supply-allied").ok
+    supply = next(o for o in c.overlay_list() if o.kind == "supply-allied")
+    assert H("0208") in supply.hexes  # Kassala, next to the red west edge (12.2)
+    c.select(HORSE)
+    line = next(o for o in c.overlay_list() if o.kind == "supply-line")
+    assert "in supply" in (line.title or "")
+
+
+def test_the_af_abed_edge_is_greyed_before_turn_5(moving: Controller) -> None:
+    moving.set_overlay("edges")
+    edge = next(o for o in moving.overlay_list() if o.kind == "edge")
+    assert "not live" in (edge.title or "") and "12.2" in (edge.title or "")
+
+
+# -- attacks -----------------------------------------------------------------------------------
+def test_an_attack_shows_its_what_if_and_resolves_through_the_gate(moving: Controller) -> None:
+    c = moving
+    if not c.combat_available():
+        with pytest.raises(NotImplementedError, match="combat"):
+            c.whatif()
+        pytest.skip("cheren/rules/combat.py is not in this tree yet")
+    c.select("ind_5")
+    assert c.click_hex(H("0308")).ok  # next to the Sabderat colonial battalion in 0408
+    to_phase(c, Phase.COMBAT)
+    assert c.click_hex(H("0308")).kind == "info"  # selects the stack
+    fb = c.click_hex(H("0408"))  # the defender: the selected stack joins
+    assert c.attack.defender == H("0408") and c.attack.attackers == ["ind_5"]
+    assert "8 vs 2" in fb.text and "11.1" in fb.text
+    w = c.whatif()
+    odds = getattr(w, "odds", w)
+    assert odds.column_name == "2-1" and any(s.rule == "11.1" for s in odds.shifts)
+    html = panels.odds_html(w)
+    assert "2-1" in html and "rough" in html
+    distribution = getattr(w, "distribution", None)
+    if distribution is not None:
+        assert sum(distribution.values()) == Fraction(1)
+        assert "%" in html and "<svg" in html
+    assert c.scene().find("defender", "ui") and c.scene().find("attacker", "ui")
+    # a unit that is not next to the defender is refused with its rule
+    refused = c.toggle_attacker(HORSE)
+    assert refused.kind == "refused" and "11.0" in refused.rules
+    n = len(c.game.log)
+    fb = c.resolve_attack()
+    assert fb.ok and c.attack.defender is None
+    assert len(c.game.log) == n + 1
+    if not fb.text.startswith("die "):  # a chit window for the defender comes first
+        assert c.game.pending is not None and "decide first" in fb.text
+        passing = [i for i, (_, a) in enumerate(c.decision_options()) if a.kind == "pass_chit"]
+        fb = c.answer(passing[0] if passing else 0)
+    assert fb.text.startswith("die ") and "2-1 column" in fb.text
+    # whatever the die said, the choices the rules hand out are pending decisions with buttons
+    while c.game.pending is not None:
+        assert c.decision_options()
+        c.answer(0)
+    assert c.toggle_attacker("ind_5").kind == "refused"  # no defender picked any more
+
+
+# -- saves and the bot -------------------------------------------------------------------------
+def test_save_and_load(moving: Controller, tmp_path: Path) -> None:
+    c = moving
+    c.select(HORSE)
+    target = sorted(c.legal_moves(HORSE))[0]
+    c.click_hex(target)
+    path = tmp_path / "game.json"
+    assert c.save(path).ok and path.exists()
+    c.undo()
+    assert c.position.units[HORSE].hex == H("0208")
+    fb = c.load(path)
+    assert fb.ok, fb
+    assert c.position.units[HORSE].hex == target and c.selected is None
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    assert c.load(bad).kind == "refused"
+    assert c.position.units[HORSE].hex == target
+
+
+def test_against_a_bot_the_bot_plays_its_side(scenario: Scenario) -> None:
+    c = Controller(Game(scenario, seed=1941), bot=pass_bot, bot_side=Side.ITALIAN)
+    assert "bot" in c.status()["mode"]
+    c.end_phase()  # the Italian chit window comes up: the bot answers it at once
+    assert c.game.acting is Side.ALLIED and c.game.phase is Phase.MOVEMENT
+    while c.game.turn == 1:  # the bot plays the whole Italian player turn in one go
+        assert c.end_phase().ok, c.feedback
+        answer_pending(c)
+        assert c.game.acting is Side.ALLIED
+    assert any(e.side is Side.ITALIAN for e in c.game.log)
+    assert c.undo().ok
+    assert c.game.acting is Side.ALLIED
+    assert c.set_bot(None, None).text == "Mode: hot-seat."
+
+
+def test_hot_seat_shows_the_acting_side_its_own_chits_only(scenario: Scenario) -> None:
+    c = Controller(Game(scenario, seed=1941), chits=lambda game, side: [f"{side.value} secret"])
+    html = panels.chits_html(c)
+    assert "allied secret" in html and "italian secret" not in html
+    assert set(c.chit_counts()) == {Side.ALLIED, Side.ITALIAN}
+
+
+# -- the canvas back-end -----------------------------------------------------------------------
+def test_the_canvas_backend_batches_the_terrain(scenario: Scenario) -> None:
+    scene = build_scene(scenario, None, legend=False)
+    rec = Recorder()
+    calls = paint_scene(rec, scene, ("terrain",))
+    names = rec.names()
+    styles = scene.polygons_by_style("terrain", cls="hex")
+    fills = [args for name, args in rec.calls if name == "fill_polygons"]
+    assert len(styles) <= len(fills) < len(styles) + 60  # one batch per terrain (+ patches)
+    assert sum(len(a[0]) for a in fills[: len(styles)]) == len(scenario.hexes)
+    assert names.count("fill_polygon") + names.count("fill_polygons") < 200
+    assert calls < len(list(scene.items("terrain")))  # far fewer calls than items
+    # each attribute is sent only when it changes
+    sets = [args for name, args in rec.calls if name == "set"]
+    assert all(a != b for a, b in itertools.pairwise(sets) if a[0] == b[0])
+
+
+def test_every_primitive_has_a_canvas_call(scenario: Scenario) -> None:
+    c = Controller(Game(scenario, seed=1941))
+    for key in OVERLAYS:
+        c.set_overlay(key, c.available_overlays()[key][1])
+    scene = c.scene()
+    rec = Recorder()
+    paint_items(rec, [i for layer in scene.layers.values() for i in layer])
+    names = set(rec.names())
+    assert {"fill_text", "stroke_text", "fill_polygons", "stroke_line_segments", "fill_rects"} <= names
+
+
+def painted(m: Any) -> tuple[str, ...]:
+    groups: tuple[str, ...] = m.canvas.stats.groups
+    return groups
+
+
+def test_the_map_widget_repaints_only_what_changed(moving: Controller) -> None:
+    pytest.importorskip("ipycanvas")
+    from cheren.ui.map import MapWidget
+
+    c = moving
+    m = MapWidget(c, 1000, 660)
+    assert set(m.canvas.stats.groups) == set(GROUPS)
+    m.refresh()
+    assert painted(m) == ()  # idempotent: the same scene sends nothing
+    c.select(HORSE)
+    assert set(painted(m)) == {"overlays", "ui"}
+    c.set_hover(sorted(c.legal_moves(HORSE))[0])
+    assert painted(m) == ("ui",)
+    # a click on the canvas goes through the view transform to the controller
+    scene = m.canvas.scene
+    assert isinstance(scene, Scene)
+    view = fit_view(scene.width, scene.height, 1000, 660)
+    assert m.canvas.view == view
+    target = sorted(c.legal_moves(HORSE))[-1]
+    x, y = view.to_screen(*scene.layout.to_pixel(target))
+    m._move(x, y)
+    m._down(x, y + 197)  # the browser scrolled the canvas into view between move and press
+    m._up(x, y + 197)
+    assert c.position.units[HORSE].hex == target
+    assert set(m.canvas.stats.groups) >= {"counters", "overlays", "ui"}
+    # zooming and panning repaint everything under the new view
+    m.zoom(2.0)
+    assert m.canvas.view.zoom == pytest.approx(view.zoom * 2) and set(m.canvas.stats.groups) == set(GROUPS)
+    before = m.canvas.view
+    m._move(100, 100)
+    m._down(100, 100)
+    m._move(160, 130)
+    m._up(160, 130)
+    assert m.canvas.view == before.panned(60, 30)
+    assert c.position.units[HORSE].hex == target  # a drag is not a click
+    m.fit()
+    assert m.canvas.view == view
+
+
+def test_the_app_builds_and_drives_the_controller(scenario: Scenario) -> None:
+    pytest.importorskip("ipywidgets")
+    from cheren.ui import App
+
+    app = App(Game(scenario, seed=1941))
+    c = app.controller
+    assert "Reinforcement" in app.status.value and "Turn <b>1</b>" in app.status.value
+    app.end_button.click()
+    assert c.game.phase is Phase.MOVEMENT
+    if c.game.pending is not None:
+        assert app.decision_panel.layout.display == "flex" and app.decision_buttons.children
+        labels = [getattr(b, "description", "") for b in app.decision_buttons.children]
+        assert any("no chit" in label for label in labels) or len(labels) == len(c.decision_options())
+    answer_pending(c)
+    app.click_hex("0208")
+    assert 'data-hex="0208"' in app.selection.value and app.units.children
+    app.overlay_boxes["zoc-italian"].value = True
+    assert "zoc-italian" in c.overlays
+    app.undo_button.click()
+    assert "Undid" in app.feedback.value
+    assert View(1.0).to_map(*View(1.0).to_screen(3.0, 4.0)) == (3.0, 4.0)
+
+
+def test_hex_fills_carry_their_terrain_colour(scenario: Scenario) -> None:
+    """What the browser tests check in pixels: the hex fill of a map hex is its terrain colour."""
+    scene = build_scene(scenario, None, legend=False)
+    h = H("1005")
+    fill = next(
+        i for i in scene.items("terrain") if isinstance(i, Polygon) and i.cls == "hex" and ("hex", "1005") in i.data
+    )
+    assert fill.style.fill == scenario.hexes[h].terrains[0].colour
