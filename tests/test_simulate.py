@@ -105,3 +105,26 @@ def test_the_heuristic_bot_explains_every_choice_and_acts_legally() -> None:
         kinds.add(choice.action.kind)
         game.apply(choice.action)
     assert {"move", "end_phase"} <= kinds
+
+
+def test_the_heuristic_bot_never_reads_the_enemy_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cheren.bots import HeuristicBot
+
+    game = Game(load_scenario(), seed=8)
+    secret = list(game.position.chits.hands[Side.ITALIAN])
+    seen: list[list[str]] = []
+    original = SideSeat.position
+
+    def spy(self: SideSeat) -> object:
+        p = original(self)
+        seen.append(list(p.chits.hands[Side.ITALIAN]))
+        return p
+
+    monkeypatch.setattr(SideSeat, "position", spy)
+    bot = HeuristicBot(1)
+    for _ in range(40):
+        if game.acting is not Side.ALLIED:
+            game.apply(game.legal_actions()[-1])
+            continue
+        game.apply(bot.choose(SideSeat(game, Side.ALLIED)).action)
+    assert seen and all(hand == [] for hand in seen) and secret

@@ -5,7 +5,8 @@ the reason in words: answer a pending decision sensibly; attack where the exact 
 the attack pays (steps it costs the enemy against steps it costs us, plus the chance of taking
 the hex); move units towards valuable enemy towns while keeping them where they can draw
 supply; guard threatened own towns in the reaction phase; replace a step on replacement turns;
-play a defensive chit when its window opens.  It sees only its own side (a SideSeat).
+play a defensive chit when its window opens.  It reads the position only through its seat,
+which hides the enemy's chits and the dice (:func:`cheren.views.redacted_position`).
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ class HeuristicBot:
 
     # -- decisions ---------------------------------------------------------------------------
     def _decide(self, seat: SideSeat, d: Decision, actions: list[Action]) -> Choice:
-        p = seat.game.position
+        p = seat.position()
         field = town_field(p, seat.side)
         if d.kind == "chit_window":
             plays = [a for a in actions if isinstance(a, PlayChit)]
@@ -122,7 +123,7 @@ class HeuristicBot:
 
     # -- phases ------------------------------------------------------------------------------
     def _reinforce(self, seat: SideSeat, actions: list[Action]) -> Choice:
-        p = seat.game.position
+        p = seat.position()
         replace = [a for a in actions if isinstance(a, Replace)]
         if replace:
             best = max(replace, key=lambda a: (p.units[a.unit].steps_lost, p.strength(a.unit)))
@@ -131,7 +132,7 @@ class HeuristicBot:
 
     def _combat(self, seat: SideSeat, actions: list[Action]) -> Choice:
         game = seat.game
-        p = game.position
+        p = seat.position()
         side = seat.side
         st = peek(game)
         if st.assemblies:  # never leave a half-built attack behind
@@ -169,7 +170,7 @@ class HeuristicBot:
                 yield target, attackers
 
     def _move(self, seat: SideSeat, actions: list[Action]) -> Choice:
-        p = seat.game.position
+        p = seat.position()
         side = seat.side
         moves = [a for a in actions if isinstance(a, Move)]
         if not moves:
