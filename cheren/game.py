@@ -265,7 +265,7 @@ class Game:
         actor = self.moment.acting
         if unit.side is not actor:
             who = "the phasing player's" if phase is not Phase.REACTION else "the non-phasing player's"
-            rule = "10.0" if phase is Phase.REACTION else "9.0"
+            rule = {Phase.REACTION: "10.0", Phase.EXPLOITATION: "13.0"}.get(phase, "9.0")
             return Refusal((rule,), f"{name} is not one of {who} units in this phase")
         if uid in self.flow.moved:
             return Refusal(("9.0",), f"{name} has already moved this phase (each unit moves once per phase)")

@@ -269,7 +269,10 @@ def explain_move(position: Position, unit_id: str, target: Hex, options: MoveOpt
     label = hex_text(target)
     if target in reach.reach:
         r = reach.reach[target]
-        stop = "; it must stop there: hard enemy ZoC (4.0)" if r.stops else ""
+        stop = ""
+        if r.stops:
+            hard = zoc_map(position, position.units[unit_id].side.enemy).get(target) is Zoc.HARD
+            stop = "; it must stop there: hard enemy ZoC (4.0)" if hard else "; it must stop there: a Roadblock (5.1)"
         return f"{d.name} can reach {label} for {mp_text(r.cost)} of {mp_text(reach.mp)} MP{stop}"
     info = s.hexes.get(target)
     if info is None or not info.playable:
@@ -312,5 +315,7 @@ def explain_move(position: Position, unit_id: str, target: Hex, options: MoveOpt
         )
     if candidates:
         via = candidates[0][1]
+        if options is not None and via in options.stop_at and zoc.get(via) is not Zoc.HARD:
+            return f"{d.name} can get next to {label} only through {via.label}, where a Roadblock stops it (5.1)"
         return f"{d.name} can get next to {label} only through {via.label}, where a hard enemy ZoC stops it (4.0)"
     return f"{label} is out of {d.name}'s reach this phase ({mp_text(reach.mp)} MP, 9.0)"

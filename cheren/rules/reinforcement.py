@@ -32,95 +32,67 @@ def due(position: Position, side: Side, turn: int) -> dict[str, str]:
 
 
 def arrivals(game: Game) -> None:
-    """8.0: place the phasing side's reinforcements at their letter's town."""
+    """8.0: place the phasing side's reinforcements at their letter's town.  Units with a later
+    option (8.4) ask their owner first; the placing then runs once, after every such answer."""
     from cheren.game import Decision, Task
 
     position = game.position
     s = position.scenario
     side, turn = position.side, position.turn
-    units = due(position, side, turn)
-    # 8.4: a unit with an alternative arrival asks its owner first (all units of the code together).
     codes: dict[str, list[str]] = {}
-    for uid in units:
+    for uid in due(position, side, turn):
         arrival = s.units[uid].arrival
         if arrival is not None and arrival.alternative is not None and uid not in position.postponed:
             codes.setdefault(arrival.code, []).append(uid)
-    if codes:
-        for code, group in sorted(codes.items()):
-            names = ", ".join(s.units[u].name for u in group)
-            alt = s.units[group[0]].arrival
-            assert alt is not None and alt.alternative is not None
-            game.queue_front(
-                Decision(
-                    "arrival",
-                    side,
-                    ("8.4",),
-                    f"{names} ({code}): arrive at {s.towns_by_letter[alt.letter].name} now, or postpone to "
-                    f"{s.towns_by_letter[alt.alternative.letter].name} on turn {alt.alternative.turn}?",
-                    tuple(group),
-                    code=code,
-                ),
-                Task("arrivals"),
-            )
+    if not codes:
+        _place_due(game)
         return
+    decisions = []
+    for code, group in sorted(codes.items()):
+        names = ", ".join(s.units[u].name for u in group)
+        alt = s.units[group[0]].arrival
+        assert alt is not None and alt.alternative is not None
+        decisions.append(
+            Decision(
+                "arrival",
+                side,
+                ("8.4",),
+                f"{names} ({code}): arrive at {s.towns_by_letter[alt.letter].name} now, or postpone to "
+                f"{s.towns_by_letter[alt.alternative.letter].name} on turn {alt.alternative.turn}?",
+                tuple(group),
+                code=code,
+            )
+        )
+    game.queue_front(*decisions, Task("call", {"handler": _place_due}))
+
+
+def choose_arrival(game: Game, code: str, postpone: bool) -> None:
+    """8.4: both units of the code arrive together, now or at the later option."""
+    position = game.position
+    s = position.scenario
+    group = [u for u, d in s.units.items() if d.arrival is not None and d.arrival.code == code]
+    if not postpone:
+        game.event(f"{', '.join(s.units[u].name for u in group)} take the first arrival option (8.4)")
+        return
+    position.postponed.update(group)
+    alt = s.units[group[0]].arrival
+    assert alt is not None and alt.alternative is not None
+    game.event(
+        f"{', '.join(s.units[u].name for u in group)} postpone their arrival to "
+        f"{s.towns_by_letter[alt.alternative.letter].name} on turn {alt.alternative.turn} (8.4)"
+    )
+
+
+def _place_due(game: Game) -> None:
+    position = game.position
+    s = position.scenario
     by_town: dict[str, list[str]] = {}
-    for uid, letter in units.items():
+    for uid, letter in due(position, position.side, position.turn).items():
         if s.units[uid].type.air:
             position.units[uid].status = Status.OFF_MAP
             position.delayed.discard(uid)
             game.event(f"{s.units[uid].name} arrives and stands ready off map (11.3)")
             continue
-        by_town.setdefault(s.towns_by_letter[letter].name, []).append(uid)
-    for town, group in by_town.items():
-        if side is Side.ALLIED:
-            _allied_arrival(game, town, group)
-        else:
-            _italian_arrival(game, town, group)
-
-
-def choose_arrival(game: Game, code: str, postpone: bool) -> None:
-    from cheren.game import Task
-
-    position = game.position
-    s = position.scenario
-    group = [u for u, d in s.units.items() if d.arrival is not None and d.arrival.code == code]
-    if postpone:
-        position.postponed.update(group)
-        alt = s.units[group[0]].arrival
-        assert alt is not None and alt.alternative is not None
-        game.event(
-            f"{', '.join(s.units[u].name for u in group)} postpone their arrival to "
-            f"{s.towns_by_letter[alt.alternative.letter].name} on turn {alt.alternative.turn} (8.4)"
-        )
-        # the remaining arrivals of this phase still come in
-        game.queue_front(Task("call", {"handler": _arrivals_without, "args": {"skip": tuple(group)}}))
-    else:
-        position.postponed.difference_update(group)
-        game.queue_front(Task("call", {"handler": _arrivals_decided, "args": {"codes": (code,)}}))
-
-
-def _arrivals_without(game: Game, skip: tuple[str, ...]) -> None:
-    _place_due(game, exclude=set(skip))
-
-
-def _arrivals_decided(game: Game, codes: tuple[str, ...]) -> None:
-    _place_due(game, exclude=set())
-
-
-def _place_due(game: Game, exclude: set[str]) -> None:
-    position = game.position
-    s = position.scenario
-    units = {u: letter for u, letter in due(position, position.side, position.turn).items() if u not in exclude}
-    by_town: dict[str, list[str]] = {}
-    for uid, letter in units.items():
-        arrival = s.units[uid].arrival
-        if uid in position.postponed:
-            continue
-        if s.units[uid].type.air:
-            position.units[uid].status = Status.OFF_MAP
-            game.event(f"{s.units[uid].name} arrives and stands ready off map (11.3)")
-            continue
-        del arrival
         by_town.setdefault(s.towns_by_letter[letter].name, []).append(uid)
     for town, group in by_town.items():
         if position.side is Side.ALLIED:
@@ -145,8 +117,11 @@ def _allied_arrival(game: Game, town: str, group: list[str]) -> None:
     game.event(
         f"{names} arrive at {town}, which Italian units hold: each side loses a step and the Italians retreat (8.1)"
     )
+    # 11.6: the arriving units do not retreat, so artillery takes the step only if nothing else can
+    not_artillery = tuple(u for u in group if not s.units[u].type.artillery)
+    losers = not_artillery or tuple(group)
     game.queue_front(
-        Decision("loss", Side.ALLIED, ("8.1",), f"remove a step from the units arriving at {town}", tuple(group)),
+        Decision("loss", Side.ALLIED, ("8.1", "11.6"), f"remove a step from the units arriving at {town}", losers),
         Decision("loss", Side.ITALIAN, ("8.1",), f"remove a step from the Italian units in {town}", occupants),
         Decision(
             "retreat", Side.ITALIAN, ("8.1", "11.7"), f"retreat the Italian units in {town} one hex", occupants, hex=h
@@ -222,6 +197,8 @@ def after_place(game: Game, uid: str, h: Hex, decision: Decision) -> None:
 
 
 def _place(game: Game, town: str, group: list[str]) -> None:
+    if not group:  # nobody survived to arrive: the town stays as it is (2.1: control needs a unit)
+        return
     position = game.position
     s = position.scenario
     h = s.town_hex(town)

@@ -253,6 +253,15 @@ def _check_counters(m: MapData, sheet: CounterSheet, file: str, problems: list[P
                 )
             elif target.side != c.side:
                 problems.append(Problem(file, f"{here}.replacement", "replacement counter is on the other side"))
+            elif target.stack != c.stack:
+                problems.append(
+                    Problem(
+                        file,
+                        f"{here}.replacement",
+                        f"the replacement counter's stacking value {target.stack} differs from the brigade's "
+                        f"{c.stack}; the engine treats brigade and replacement as one unit (3.0, 11.6)",
+                    )
+                )
             replaced_by[c.replacement] += 1
         if c.immobile and c.side is not Side.ITALIAN:
             problems.append(Problem(file, f"{here}.immobile", "only the Massaua naval garrison is immobile (8.5)"))
