@@ -427,3 +427,21 @@ def test_hex_fills_carry_their_terrain_colour(scenario: Scenario) -> None:
         i for i in scene.items("terrain") if isinstance(i, Polygon) and i.cls == "hex" and ("hex", "1005") in i.data
     )
     assert fill.style.fill == scenario.hexes[h].terrains[0].colour
+
+
+def test_3_1_ending_a_phase_over_the_stacking_limit_warns_once_first() -> None:
+    from cheren.rules.chits import PassChit
+    from cheren.scenario import Phase
+
+    game = Game(load_scenario(), seed=1941)
+    c = Controller(game)
+    c.end_phase()  # Reinforcement -> Movement: no warning there (3.1 is not checked then)
+    while game.pending is not None:
+        game.apply(PassChit())
+        c._bump()
+    assert game.phase is Phase.MOVEMENT
+    warned = c.end_phase()  # all the Allied units are still stacked in Kassala
+    assert warned.kind == "info" and "3.1" in warned.rules and "0208" in warned.text
+    assert game.phase is Phase.MOVEMENT  # nothing happened yet
+    went = c.end_phase()
+    assert went.ok and game.pending is not None and "3.1" in game.pending.rules

@@ -185,6 +185,7 @@ class Controller:
         self.last_move: tuple[Hex, ...] = ()
         self.feedback = Feedback("info", "Click a unit to see where it can go.")
         self.version = 0  # bumps whenever the game changes
+        self._warned_at = -1  # the game version at which the stacking warning was last shown
         self._listeners: list[Callable[[set[str]], None]] = []
         self._legal: tuple[int, list[Action]] | None = None
         self._scene_key: tuple[Any, ...] | None = None
@@ -208,6 +209,7 @@ class Controller:
     def _bump(self) -> None:
         """The game changed: forget what was computed from it."""
         self.version += 1
+        self._warned_at = -1
         self._legal = None
 
     def _notify(self, *what: str) -> None:
@@ -500,12 +502,32 @@ class Controller:
         if verdict.refusal is not None:
             r = verdict.refusal
             return self._say(Feedback("refused", f"The phase cannot end yet: {r.reason}", r.rules))
+        warning = self._stacking_warning()
+        if warning is not None and self._warned_at != self.version:
+            # 3.1 costs steps at the end of the phase: say so once before doing it
+            self._warned_at = self.version
+            return self._say(Feedback("info", warning, ("3.1",)))
         events = self.game.push(EndPhase())
         self.attack = AttackDraft()
         self.last_move = ()
         self._bump()
         events += self._after_human()
         return self._say(Feedback("ok", self.game.status(), events=tuple(events)), "game", "selection")
+
+    def _stacking_warning(self) -> str | None:
+        from cheren.rules.stacking import overstacked
+        from cheren.scenario.models import Phase
+
+        if self.game.phase is Phase.REINFORCEMENT:
+            return None  # 3.1: not checked at the end of this phase
+        mine = [(h, over) for h, side, over in overstacked(self.position) if side is self.game.acting]
+        if not mine:
+            return None
+        where = ", ".join(f"{h.label} (+{over})" for h, over in mine)
+        return (
+            f"Over the stacking limit in {where}: ending the phase now means removing steps until each "
+            "stack fits (3.1). Move units apart, or click End phase again to go on."
+        )
 
     def undo(self) -> Feedback:
         if not self.game.can_undo():
