@@ -11,6 +11,7 @@ from pathlib import Path
 from cheren.scenario import ScenarioError, Side, load_scenario
 from cheren.scenario.loader import FILE_MODELS, SCENARIO_FILE
 from cheren.scenario.models import ScenarioFile
+from cheren.scenario.setup_checks import setup_problems
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
@@ -31,6 +32,8 @@ def _cmd_validate(args: argparse.Namespace) -> int:
         f"  CRT columns: {' '.join(c.name for c in s.odds_columns)}\n"
         f"  chits: {sum(c.count for c in s.chits.values())} in {len(s.chits)} kinds"
     )
+    for problem in setup_problems(s):
+        print(f"warning: {problem}")
     return 0
 
 

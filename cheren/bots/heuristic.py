@@ -96,7 +96,7 @@ class HeuristicBot:
                 if (town is not None and town.vp > 0 and steps > 1) or not retreats:
                     return Choice(stay, f"hold {town.name if town else d.hex.label} and take the loss")
             own = own_field(p, seat.side)
-            best_retreat = max(retreats, key=lambda a: own.get(a.to, 0.0))
+            best_retreat = max(retreats, key=lambda a: (self._fits(p, seat.side, a.units, a.to), own.get(a.to, 0.0)))
             return Choice(best_retreat, f"fall back to {best_retreat.to.label}, towards our own towns")
         pushes = [a for a in actions if isinstance(a, Push)]
         if pushes:
@@ -109,11 +109,17 @@ class HeuristicBot:
         if advances:
             target = d.hex
             town = p.scenario.towns_by_hex.get(target) if target is not None else None
+            no = next((a for a in actions if isinstance(a, NoAdvance)), None)
+            if target is not None:
+                room = p.scenario.hexes[target].stack_limit - stack_value(p, target, seat.side)
+                fitting = [a for a in advances if p.scenario.units[a.unit].stack <= room]
+                if not fitting and no is not None:
+                    return Choice(no, f"{target.label} is full: advancing more would break its stacking limit (3.1)")
+                advances = fitting or advances
             if town is not None:
                 return Choice(advances[0], f"advance into {town.name}: entering it takes control (2.1)")
-            no = next((a for a in actions if isinstance(a, NoAdvance)), None)
             if no is not None:
-                return Choice(no, "no gain in advancing out of supply")
+                return Choice(no, "no gain in advancing further")
             return Choice(advances[0], "the units that lost steps must advance first")
         places = [a for a in actions if isinstance(a, Place)]
         if places:
@@ -183,19 +189,18 @@ class HeuristicBot:
         for m in moves:
             start = p.units[m.unit].hex
             assert start is not None
-            score = field.get(m.to, 0.0) - field.get(start, 0.0)
-            town = p.scenario.towns_by_hex.get(m.to)
-            if town is not None and p.controller(town.name) is not side:
-                score += 2.0 + town.vp
-            if m.to not in supplied and start in supplied:
-                score -= 3.0  # 12.4: out of supply means Low, then No and attrition
-            d = p.scenario.units[m.unit]
-            if stack_value(p, m.to, side) + d.stack > p.scenario.hexes[m.to].stack_limit:
-                score -= 10.0  # 3.1: over-stacked at the end of the phase costs steps
-            if _near(m.to, enemy_near) and p.strength(m.unit) <= 1:
-                score -= 1.0
             if reaction:
-                score = self._guard_score(p, side, m, enemy_near) - (0.0 if score > 0 else 0.5)
+                score = self._guard_score(p, side, m, enemy_near) - 0.5
+            else:
+                score = field.get(m.to, 0.0) - field.get(start, 0.0)
+                town = p.scenario.towns_by_hex.get(m.to)
+                if town is not None and p.controller(town.name) is not side:
+                    score += 2.0 + town.vp
+                if m.to not in supplied and start in supplied:
+                    score -= 3.0  # 12.4: out of supply means Low, then No and attrition
+                if _near(m.to, enemy_near) and p.strength(m.unit) <= 1:
+                    score -= 1.0
+            score += self._stacking_score(p, side, m, start)
             if best is None or score > best[0]:
                 best = (score, m)
         assert best is not None
@@ -203,6 +208,21 @@ class HeuristicBot:
             name = p.scenario.units[best[1].unit].name
             return Choice(best[1], f"{name} to {best[1].to.label}: score {best[0]:.2f} (towns, supply, stacking)")
         return Choice(EndPhase(), "no move improves the position")
+
+    @staticmethod
+    def _fits(p: Position, side: Side, units: Iterable[str], to: Hex) -> bool:
+        extra = sum(p.scenario.units[u].stack for u in units)
+        return stack_value(p, to, side) + extra <= p.scenario.hexes[to].stack_limit
+
+    @staticmethod
+    def _stacking_score(p: Position, side: Side, m: Move, start: Hex) -> float:
+        """3.1 removes steps from every stack over its limit at the end of the phase, so leaving
+        an over-stacked hex is worth as much as entering one costs."""
+        if not HeuristicBot._fits(p, side, (m.unit,), m.to):
+            return -10.0
+        if stack_value(p, start, side) > p.scenario.hexes[start].stack_limit:
+            return 10.0
+        return 0.0
 
     def _guard_score(self, p: Position, side: Side, m: Move, enemy_near: set[Hex]) -> float:
         town = p.scenario.towns_by_hex.get(m.to)

@@ -1,0 +1,72 @@
+"""Stacking (3.1) in the bundled set-up and in the heuristic bot's play.
+
+3.1 removes steps from any stack over its terrain's limit at the end of every phase but
+Reinforcement, so a bot that ends a phase over the limit, or a set-up that starts a side over it,
+throws steps away without a fight; both distorted the balance measurements in docs/balance.md."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cheren.actions import EndPhase
+from cheren.bots import HeuristicBot
+from cheren.cli import main
+from cheren.game import Game
+from cheren.rules.stacking import overstacked
+from cheren.scenario import Phase, Side, load_scenario
+from cheren.scenario.setup_checks import setup_problems
+from cheren.sequence import Moment
+from cheren.views import SideSeat
+from tests.scenario_factory import counter, mini_scenario, write_scenario
+
+
+def test_3_1_the_bundled_set_up_of_the_second_side_is_within_its_stacking_limits() -> None:
+    scenario = load_scenario()
+    assert setup_problems(scenario) == []
+    game = Game(scenario, seed=1)
+    assert all(side is Side.ALLIED for _, side, _ in overstacked(game.position))
+
+
+def test_3_1_validate_warns_when_the_second_side_sets_up_over_the_limit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    crowd = [counter(f"it_{i}", "italian", letter="B", stack=3) for i in range(3)]
+    directory = write_scenario(tmp_path, counters=[counter("a", "allied", letter="A"), *crowd])
+    scenario = mini_scenario(tmp_path / "again", counters=[counter("a", "allied", letter="A"), *crowd])
+    [problem] = setup_problems(scenario)
+    assert problem.file == "counters.yaml" and problem.hex == "0104"
+    assert "stacking value 9" in problem.message and "3.1" in problem.message
+    assert main(["validate", str(directory)]) == 0
+    out = capsys.readouterr().out
+    assert "warning: counters.yaml: counters[1] (it_0).arrival [hex 0104]" in out
+
+
+def test_validate_of_the_bundled_scenario_prints_no_warning(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate"]) == 0
+    assert "warning" not in capsys.readouterr().out
+
+
+def test_3_1_the_heuristic_bot_spreads_the_kassala_stack_before_ending_its_first_movement() -> None:
+    game = Game(load_scenario(), seed=5)
+    assert any(side is Side.ALLIED for _, side, _ in overstacked(game.position))  # 14 units in Kassala
+    bots = {side: HeuristicBot(3) for side in Side}
+    while game.moment != Moment(1, Side.ALLIED, Phase.REACTION):
+        game.apply(bots[game.acting].choose(SideSeat(game, game.acting)).action)
+    losses = [e for entry in game.log for e in entry.events if "(3.1" in e]
+    assert losses == [] and overstacked(game.position) == []
+
+
+@pytest.mark.parametrize("seed", [2, 9])
+def test_3_1_the_heuristic_bot_never_ends_a_movement_phase_over_the_limit(seed: int) -> None:
+    game = Game(load_scenario(), seed=seed)
+    bots = {side: HeuristicBot(seed) for side in Side}
+    movement_ends = 0
+    while not game.over and game.turn <= 4:
+        action = bots[game.acting].choose(SideSeat(game, game.acting)).action
+        if game.phase is Phase.MOVEMENT and game.pending is None and isinstance(action, EndPhase):
+            movement_ends += 1
+            assert overstacked(game.position) == [], f"over the limit at the end of {game.moment}"
+        game.apply(action)
+    assert movement_ends >= 6
