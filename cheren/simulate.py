@@ -12,6 +12,8 @@ import csv
 import io
 import json
 import random
+import re
+import statistics
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -51,6 +53,34 @@ class GameResult:
     actions: int
     control: list[list[str]] = field(default_factory=list)  # allied-held towns after each game turn
     log: list[dict[str, Any]] | None = None
+    # steps lost by cause ("stacking" 3.1, "attrition" 12.6, "combat" 8.1/11.x, "other"), per side
+    losses: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+# The step-loss events of Game._lose_step: "<unit> loses a step, now 2-5 (11.5, 11.6)".
+LOSS_EVENT = re.compile(r"^(?P<name>.+?) loses (?:a step|its last step)\b.*\((?P<rules>[0-9., ]+)\)$")
+
+
+def loss_cause(first_rule: str) -> str:
+    if first_rule == "3.1":
+        return "stacking"
+    if first_rule == "12.6":
+        return "attrition"
+    if first_rule.startswith("11.") or first_rule in ("8.1", "8.5"):
+        return "combat"
+    return "other"
+
+
+def step_losses(game: Game) -> dict[str, dict[str, int]]:
+    """Steps each side lost in ``game``, by cause, read from the events of its log."""
+    side_of = {d.name: d.side.value for d in game.scenario.units.values()}
+    out: dict[str, Counter[str]] = {side.value: Counter() for side in Side}
+    for entry in game.log:
+        for event in entry.events:
+            m = LOSS_EVENT.match(event.strip())
+            if m is not None and m.group("name") in side_of:
+                out[side_of[m.group("name")]][loss_cause(m.group("rules").split(",")[0].strip())] += 1
+    return {side: dict(sorted(causes.items())) for side, causes in out.items()}
 
 
 def game_seeds(seed: int, games: int) -> list[int]:
@@ -106,6 +136,7 @@ def play_game(
         actions=len(game.log),
         control=control,
         log=[a.to_json() for a in game.actions()] if keep_log else None,
+        losses=step_losses(game),
     )
 
 
@@ -169,32 +200,49 @@ def summary(results: Iterable[GameResult]) -> str:
     def mean(xs: list[int]) -> float:
         return sum(xs) / n
 
+    vps = [r.allied_vp for r in rows]
     lines = [
         f"{n} games, {rows[0].allied_bot} (Allies) vs {rows[0].italian_bot} (Italians)",
-        f"allied VP: mean {mean([r.allied_vp for r in rows]):.1f}, "
-        f"min {min(r.allied_vp for r in rows)}, max {max(r.allied_vp for r in rows)}",
+        f"allied VP: mean {mean(vps):.1f}, median {statistics.median(vps):g}, min {min(vps)}, max {max(vps)}",
         f"steps lost: allied {mean([r.allied_steps_lost for r in rows]):.1f}, "
         f"italian {mean([r.italian_steps_lost for r in rows]):.1f} per game",
         f"winners: allied {winners['allied']}, italian {winners['italian']}, draw {winners['draw']}",
+        *_loss_lines(rows),
         "",
         "| victory level | games | share |",
         "|---|---|---|",
     ]
-    for level, count in sorted(levels.items(), key=lambda kv: -kv[1]):
+    # Levels in the order of the victory scale (14.0), which is the order of their VP.
+    lowest = {level: min(r.allied_vp for r in rows if r.level == level) for level in levels}
+    for level, count in sorted(levels.items(), key=lambda kv: lowest[kv[0]]):
         lines.append(f"| {level} | {count} | {count / n:.0%} |")
     return "\n".join(lines)
+
+
+def _loss_lines(rows: list[GameResult]) -> list[str]:
+    if not any(r.losses for r in rows):
+        return []
+    lines = []
+    for side in Side:
+        total: Counter[str] = Counter()
+        for r in rows:
+            total.update(r.losses.get(side.value, {}))
+        parts = ", ".join(f"{cause} {total[cause] / len(rows):.1f}" for cause in sorted(total))
+        lines.append(f"{side.adjective.lower()} steps lost per game by cause (before replacements): {parts or 'none'}")
+    return lines
 
 
 def write_results(results: list[GameResult], path: str | Path) -> None:
     target = Path(path)
     if target.suffix.lower() == ".csv":
         buf = io.StringIO()
-        fields = [k for k in asdict(results[0]) if k not in ("control", "log")] if results else []
-        writer = csv.DictWriter(buf, fieldnames=[*fields, "control_by_turn"])
+        fields = [k for k in asdict(results[0]) if k not in ("control", "log", "losses")] if results else []
+        writer = csv.DictWriter(buf, fieldnames=[*fields, "control_by_turn", "losses"])
         writer.writeheader()
         for r in results:
             row = {k: v for k, v in asdict(r).items() if k in fields}
             row["control_by_turn"] = json.dumps(r.control)
+            row["losses"] = json.dumps(r.losses)
             writer.writerow(row)
         target.write_text(buf.getvalue(), encoding="utf-8")
     else:

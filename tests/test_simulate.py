@@ -128,3 +128,33 @@ def test_the_heuristic_bot_never_reads_the_enemy_hand(monkeypatch: pytest.Monkey
             continue
         game.apply(bot.choose(SideSeat(game, Side.ALLIED)).action)
     assert seen and all(hand == [] for hand in seen) and secret
+
+
+def test_the_summary_lists_victory_levels_in_the_order_of_the_scale_with_the_median() -> None:
+    from cheren.simulate import GameResult
+
+    def game(vp: int, level: str, winner: str) -> GameResult:
+        return GameResult(0, 0, "heuristic", "heuristic", vp, level, winner, 0, 0, 0)
+
+    rows = [game(30, "Allied major victory", "allied"), game(21, "Draw", "draw"),
+            game(3, "Italian major victory", "italian"), game(28, "Allied major victory", "allied")]
+    text = summary(rows)
+    assert "allied VP: mean 20.5, median 24.5, min 3, max 30" in text
+    table = [line.split(" | ")[0].strip("| ") for line in text.splitlines() if line.endswith("% |")]
+    assert table == ["Italian major victory", "Draw", "Allied major victory"]
+
+
+def test_step_losses_are_counted_by_the_rule_that_caused_them() -> None:
+    from cheren.simulate import LOSS_EVENT, loss_cause, play_game
+
+    assert [loss_cause(r) for r in ("3.1", "12.6", "11.5", "8.1", "6.0")] == [
+        "stacking", "attrition", "combat", "combat", "other"]
+    m = LOSS_EVENT.match("Col bn (Sabderat) loses its last step and is eliminated (3.1)")
+    assert m is not None and m.group("name") == "Col bn (Sabderat)" and m.group("rules") == "3.1"
+    m = LOSS_EVENT.match("10 Ind loses a step, now 6-5 (11.5, 11.6)")
+    assert m is not None and m.group("rules") == "11.5, 11.6"
+    result = play_game(0, 100, "heuristic", "heuristic")
+    for side, net in (("allied", result.allied_steps_lost), ("italian", result.italian_steps_lost)):
+        gross = sum(result.losses[side].values())
+        assert gross >= net > 0, (side, result.losses)  # replacements give steps back, never more
+        assert set(result.losses[side]) <= {"stacking", "attrition", "combat", "other"}
