@@ -1,8 +1,9 @@
-"""Stacking (3.1) in the bundled set-up and in the heuristic bot's play.
+"""The heuristic bot's play around stacking (3.1) and supply (12.4), and the bundled set-up.
 
 3.1 removes steps from any stack over its terrain's limit at the end of every phase but
 Reinforcement, so a bot that ends a phase over the limit, or a set-up that starts a side over it,
-throws steps away without a fight; both distorted the balance measurements in docs/balance.md."""
+throws steps away without a fight; both distorted the balance measurements in docs/balance.md,
+as did units that never walked back into supply before attrition (12.6) took their steps."""
 
 from __future__ import annotations
 
@@ -10,15 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from cheren.actions import EndPhase
+from cheren.actions import EndPhase, Move
 from cheren.bots import HeuristicBot
 from cheren.cli import main
 from cheren.game import Game
 from cheren.rules.stacking import overstacked
+from cheren.rules.supply import supplied_hexes
 from cheren.scenario import Phase, Side, load_scenario
 from cheren.scenario.setup_checks import setup_problems
 from cheren.sequence import Moment
+from cheren.state import Supply
 from cheren.views import SideSeat
+from tests.boards import H, allied, board, game, italian
 from tests.scenario_factory import counter, mini_scenario, write_scenario
 
 
@@ -70,3 +74,15 @@ def test_3_1_the_heuristic_bot_never_ends_a_movement_phase_over_the_limit(seed: 
             assert overstacked(game.position) == [], f"over the limit at the end of {game.moment}"
         game.apply(action)
     assert movement_ends >= 6
+
+
+def test_12_4_a_unit_marked_low_walks_back_into_supply_when_nothing_pulls_it_elsewhere(tmp_path: Path) -> None:
+    # Both towns are allied already, so no town pulls the unit; 0702 is 6 hexes from the west edge.
+    s = board(tmp_path, ["." * 12, "." * 12, "." * 12], [allied("a", sp=4, mp=4), italian("i")],
+              allied_edges=[{"name": "West edge", "hexes": ["0101", "0102", "0103"]}])
+    g = game(s, {"a": "0702", "i": "1203"}, supply={"a": Supply.LOW})
+    g.position.allied_control.update({"Alpha", "Zulu"})
+    supplied = supplied_hexes(g.position, Side.ALLIED)
+    assert H("0702") not in supplied
+    choice = HeuristicBot(1).choose(SideSeat(g, Side.ALLIED))
+    assert isinstance(choice.action, Move) and choice.action.to in supplied, choice

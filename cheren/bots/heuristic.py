@@ -198,6 +198,9 @@ class HeuristicBot:
                     score += 2.0 + town.vp
                 if m.to not in supplied and start in supplied:
                     score -= 3.0  # 12.4: out of supply means Low, then No and attrition
+                elif m.to in supplied and start not in supplied:
+                    # a marked unit that draws supply again sheds its marker (12.4) before 12.6 bites
+                    score += 3.0 if p.units[m.unit].supply is not None else 1.0
                 if _near(m.to, enemy_near) and p.strength(m.unit) <= 1:
                     score -= 1.0
             score += self._stacking_score(p, side, m, start)
