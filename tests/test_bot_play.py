@@ -15,6 +15,7 @@ from cheren.actions import EndPhase, Move
 from cheren.bots import HeuristicBot
 from cheren.cli import main
 from cheren.game import Game
+from cheren.rules.chits import PlayChit
 from cheren.rules.stacking import overstacked
 from cheren.rules.supply import supplied_hexes
 from cheren.scenario import Phase, Side, load_scenario
@@ -86,3 +87,19 @@ def test_12_4_a_unit_marked_low_walks_back_into_supply_when_nothing_pulls_it_els
     assert H("0702") not in supplied
     choice = HeuristicBot(1).choose(SideSeat(g, Side.ALLIED))
     assert isinstance(choice.action, Move) and choice.action.to in supplied, choice
+
+
+def test_5_1_the_heuristic_bot_assembles_an_attack_to_play_its_air_strike_on_it(tmp_path: Path) -> None:
+    s = board(tmp_path, ["....."] * 3, [allied("a", sp=6), allied("b", sp=6), italian("i", sp=4)])
+    g = game(s, {"a": "0201", "b": "0203", "i": "0202"}, phase=Phase.COMBAT)
+    g.position.chits.hands[Side.ALLIED].append("air_strike.1")
+    bot = HeuristicBot(1)
+    kinds: list[str] = []
+    while len(kinds) < 6 and "resolve" not in kinds and g.phase is Phase.COMBAT:
+        choice = bot.choose(SideSeat(g, Side.ALLIED))
+        kinds.append(choice.action.kind)
+        if isinstance(choice.action, PlayChit):
+            assert choice.action.chit == "air_strike.1" and choice.action.target == "0202"
+        g.apply(choice.action)
+    assert kinds == ["commit", "commit", "play_chit", "resolve"]
+    assert any("Air strike" in e for entry in g.log for e in entry.events)

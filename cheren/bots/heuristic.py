@@ -4,9 +4,12 @@ Each call scores a few kinds of candidate action for the side to act and takes t
 the reason in words: answer a pending decision sensibly; attack where the exact what-if says
 the attack pays (steps it costs the enemy against steps it costs us, plus the chance of taking
 the hex); move units towards valuable enemy towns while keeping them where they can draw
-supply; guard threatened own towns in the reaction phase; replace a step on replacement turns;
-play a defensive chit when its window opens.  It reads the position only through its seat,
-which hides the enemy's chits and the dice (:func:`cheren.views.redacted_position`).
+supply, leaving over-stacked hexes (3.1) and bringing Low-supply units back into supply (12.4);
+guard threatened own towns in the reaction phase; replace a step on replacement turns; play a
+defensive chit when its window opens, and an attack chit (Air strike, Barrage, Counterattack) on
+its own best attack, which it then builds unit by unit so the chit has an attack to go on.
+It reads the position only through its seat, which hides the enemy's chits and the dice
+(:func:`cheren.views.redacted_position`).
 """
 
 from __future__ import annotations
@@ -22,9 +25,9 @@ from cheren.bots.base import Choice
 from cheren.flow import Decision
 from cheren.hexes import Hex
 from cheren.rules.chits import PassChit, PlayChit
-from cheren.rules.combat_actions import Advance, Attack, NoAdvance, Push, StayAndLose
+from cheren.rules.combat_actions import AddAir, Advance, Attack, Commit, NoAdvance, Push, Resolve, StayAndLose, Uncommit
 from cheren.rules.combat_eligibility import air_refusal, air_unit, unit_refusal
-from cheren.rules.combat_resolution import peek
+from cheren.rules.combat_resolution import Assembly, peek
 from cheren.rules.stacking import stack_value
 from cheren.rules.supply import supplied_hexes
 from cheren.scenario.compiled import Scenario
@@ -34,6 +37,7 @@ from cheren.views import SideSeat
 
 FIELD_DECAY = 0.75  # how fast a town's pull fades per hex of distance
 DEFENDED_TOWN = "defended"
+ATTACK_CHIT_EFFECTS = ("column_shift", "win_support")  # chits the attacker plays on its own attack
 
 
 class HeuristicBot:
@@ -42,6 +46,7 @@ class HeuristicBot:
     def __init__(self, seed: int = 0, attack_threshold: float = 0.25) -> None:
         self.rng = random.Random(seed)
         self.attack_threshold = attack_threshold
+        self._plan: Attack | None = None  # the attack being assembled to carry a chit
 
     # -- the entry point ---------------------------------------------------------------------
     def choose(self, seat: SideSeat) -> Choice:
@@ -142,7 +147,7 @@ class HeuristicBot:
         side = seat.side
         st = peek(game)
         if st.assemblies:  # never leave a half-built attack behind
-            return Choice(next(a for a in actions if type(a).__name__ in ("Resolve", "Uncommit")), "finish the attack")
+            return self._finish_attack(seat, st.assemblies, actions)
         busy = set(st.attacked)
         best: tuple[float, Attack, str] | None = None
         air = air_unit(p, side)
@@ -161,8 +166,46 @@ class HeuristicBot:
                               f"{float(wi.p_vacated):.0%} to take the hex")
                     best = (value, Attack(target, tuple(attackers), use_air), reason)
         if best is not None and best[0] > self.attack_threshold and game.check(best[1]).ok:
-            return Choice(best[1], best[2])
+            attack = best[1]
+            chit = self._attack_chit(p, side)
+            if chit is not None:
+                # A chit plays on an attack that is assembled but not yet resolved (5.1), so build
+                # this one unit by unit instead of in one Attack action.
+                self._plan = attack
+                return Choice(Commit(attack.attackers[0], attack.target), f"{best[2]}; assemble it to play {chit}")
+            return Choice(attack, best[2])
         return Choice(EndPhase(), "no attack pays")
+
+    @staticmethod
+    def _attack_chit(p: Position, side: Side) -> str | None:
+        for instance in p.chits.hands[side]:
+            chit = p.scenario.chits[instance.rsplit(".", 1)[0]]
+            if chit.effect in ATTACK_CHIT_EFFECTS and any(w.phase is Phase.COMBAT for w in chit.windows):
+                return chit.name
+        return None
+
+    def _finish_attack(self, seat: SideSeat, assemblies: dict[Hex, Assembly], actions: list[Action]) -> Choice:
+        game = seat.game
+        p = seat.position()
+        target, assembly = next(iter(assemblies.items()))
+        plan = self._plan if self._plan is not None and self._plan.target == target else None
+        if plan is not None:
+            for uid in plan.attackers:
+                commit = Commit(uid, target)
+                if uid not in assembly.units and game.check(commit).ok:
+                    return Choice(commit, f"commit {p.scenario.units[uid].name} to the attack on {target.label}")
+            if plan.air and assembly.air is None and game.check(AddAir(target)).ok:
+                return Choice(AddAir(target), f"add the air unit to the attack on {target.label}")
+        for a in actions:
+            if isinstance(a, PlayChit) and a.target == target.label:
+                chit = p.scenario.chits[a.chit.rsplit(".", 1)[0]]
+                if chit.effect in ATTACK_CHIT_EFFECTS:
+                    return Choice(a, f"play {chit.name} on the attack on {target.label}")
+        self._plan = None
+        resolve = Resolve(target)
+        if game.check(resolve).ok:
+            return Choice(resolve, f"resolve the attack on {target.label}")
+        return Choice(next(a for a in actions if isinstance(a, Uncommit)), "withdraw an attack that cannot go in")
 
     def _attack_options(self, p: Position, side: Side, busy: set[str]) -> Iterable[tuple[Hex, list[str]]]:
         enemy_hexes = self._enemy_hexes(p, side)
