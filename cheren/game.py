@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from cheren.actions import (
     Action,
@@ -55,7 +55,18 @@ from cheren.text import hex_text, mp_text, rules_cited
 
 REACTION_LIMIT = 3  # 10.0: total stacking value the reacting side may move
 
-__all__ = ["OK", "Decision", "Flow", "Game", "IllegalAction", "LogEntry", "Refusal", "Task", "Verdict", "plugins"]
+__all__ = [
+    "OK", "Decision", "Flow", "Game", "IllegalAction", "LogEntry", "Refusal", "StepLoss", "Task", "Verdict", "plugins"
+]
+
+
+class StepLoss(NamedTuple):
+    """Steps one unit lost, and the rules that took them (the first says why: 3.1, 12.6, 11.5...)."""
+
+    unit: str
+    side: Side
+    steps: int
+    rules: tuple[str, ...]
 
 
 @dataclass
@@ -65,6 +76,7 @@ class LogEntry:
     side: Side
     action: Action
     events: list[str]
+    losses: list[StepLoss] = field(default_factory=list)  # the same losses as data, for analysis
 
     def __str__(self) -> str:
         lines = [f"{self.index:4d}. [{self.moment}] {self.side.adjective}: {self.action.describe()}"]
@@ -81,6 +93,7 @@ class Game:
         self.flow = Flow()
         self.log: list[LogEntry] = []
         self._events: list[str] = []
+        self._losses: list[StepLoss] = []
         self._undo: list[tuple[Position, Flow, int]] = []
         self._redo: list[Action] = []
         self._reach_cache: dict[tuple[Any, ...], ReachMap] = {}
@@ -170,7 +183,7 @@ class Game:
             raise IllegalAction(action, refusal)
         snapshot = (self.position.copy(), copy.deepcopy(self.flow), len(self.log))
         moment, side = self.moment, self.acting
-        self._events = []
+        self._events, self._losses = [], []
         try:
             self._do(action)
             self._run_queue()
@@ -179,8 +192,8 @@ class Game:
             del self.log[snapshot[2] :]
             raise
         self._undo.append(snapshot)
-        self.log.append(LogEntry(len(self.log) + 1, moment, side, action, self._events))
-        events, self._events = self._events, []
+        self.log.append(LogEntry(len(self.log) + 1, moment, side, action, self._events, self._losses))
+        events, self._events, self._losses = self._events, [], []
         return events
 
     def push(self, action: Action) -> list[str]:
@@ -547,6 +560,7 @@ class Game:
         unit = p.units[uid]
         d = self.scenario.units[uid]
         unit.steps_lost += 1
+        self._losses.append(StepLoss(uid, unit.side, 1, rules))
         if unit.steps_lost >= d.steps:
             unit.steps_lost = d.steps - 1
             unit.status, unit.hex = Status.ELIMINATED, None
@@ -557,6 +571,7 @@ class Game:
 
     def _lose_all(self, uid: str, rules: tuple[str, ...], why: str) -> None:
         unit = self.position.units[uid]
+        self._losses.append(StepLoss(uid, unit.side, self.position.steps_left(uid), rules))
         unit.status, unit.hex = Status.ELIMINATED, None
         self._events.append(f"{self._name(uid)} is eliminated: {why} ({', '.join(rules)})")
 

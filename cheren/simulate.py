@@ -12,7 +12,6 @@ import csv
 import io
 import json
 import random
-import re
 import statistics
 import sys
 from collections import Counter
@@ -57,10 +56,6 @@ class GameResult:
     losses: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
-# The step-loss events of Game._lose_step: "<unit> loses a step, now 2-5 (11.5, 11.6)".
-LOSS_EVENT = re.compile(r"^(?P<name>.+?) loses (?:a step|its last step)\b.*\((?P<rules>[0-9., ]+)\)$")
-
-
 def loss_cause(first_rule: str) -> str:
     if first_rule == "3.1":
         return "stacking"
@@ -72,14 +67,11 @@ def loss_cause(first_rule: str) -> str:
 
 
 def step_losses(game: Game) -> dict[str, dict[str, int]]:
-    """Steps each side lost in ``game``, by cause, read from the events of its log."""
-    side_of = {d.name: d.side.value for d in game.scenario.units.values()}
+    """Steps each side lost in ``game``, by cause (the first rule each loss cites)."""
     out: dict[str, Counter[str]] = {side.value: Counter() for side in Side}
     for entry in game.log:
-        for event in entry.events:
-            m = LOSS_EVENT.match(event.strip())
-            if m is not None and m.group("name") in side_of:
-                out[side_of[m.group("name")]][loss_cause(m.group("rules").split(",")[0].strip())] += 1
+        for loss in entry.losses:
+            out[loss.side.value][loss_cause(loss.rules[0] if loss.rules else "")] += loss.steps
     return {side: dict(sorted(causes.items())) for side, causes in out.items()}
 
 

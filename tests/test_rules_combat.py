@@ -506,6 +506,20 @@ def test_11_7_over_stacking_after_a_retreat_is_removed_at_once(tmp_path: Path) -
     assert g.pending is not None and g.pending.kind == "combat_advance"
 
 
+def test_the_log_records_each_step_loss_as_data_with_the_rule_that_took_it(tmp_path: Path) -> None:
+    s = make(tmp_path, [allied("a", sp=30), allied("b"), two_step("i", stack=2), italian("f1", stack=3),
+                        italian("f2", stack=2)])
+    g = combat_game(s, {"a": "0303", "b": "0405", "i": "0403", "f1": "0504", "f2": "0504"}, 1)
+    g.apply(Attack(H("0403"), ("a",)))  # 13-1, die 1: 0/1r
+    assert g.log[-1].losses == []  # the defender chooses to retreat or stay before losing
+    g.apply(Retreat(("i",), H("0504")))
+    assert [(x.unit, x.side, x.steps, x.rules) for x in g.log[-1].losses] == [("i", Side.ITALIAN, 1, ("11.5",))]
+    g.apply(RemoveStep("i"))  # now over the limit in 0504
+    assert [(x.unit, x.steps, x.rules) for x in g.log[-1].losses] == [("i", 1, ("3.1",))]
+    g.undo()
+    assert len(g.log) == 2 and len(g.log[-1].losses) == 1
+
+
 def test_11_7_units_that_retreated_into_a_hex_defend_there_when_it_is_attacked(tmp_path: Path) -> None:
     s = make(tmp_path, [allied("a", sp=30), allied("b", sp=12), allied("c"), two_step("i", sp=2),
                         italian("j", sp=2)])
