@@ -491,11 +491,15 @@ def test_11_7_stay_and_lose_is_one_extra_step_for_the_stack(tmp_path: Path) -> N
     assert g.position.units["i"].hex == H("0403") and g.position.units["a"].steps_lost == 1
 
 
-def test_11_7_over_stacking_after_a_retreat_is_removed_at_once(tmp_path: Path) -> None:
-    # 0504 holds an Italian stack of 5 (limit 6); the retreating stack of 2 takes it over the limit.
+def _crowded_retreat_game(tmp_path: Path) -> Game:
+    """0504 holds an Italian stack of 5 (limit 6); a 0/1r on 0403 sends a stack of 2 there."""
     s = make(tmp_path, [allied("a", sp=30), allied("b"), two_step("i", stack=2), italian("f1", stack=3),
                         italian("f2", stack=2)])
-    g = combat_game(s, {"a": "0303", "b": "0405", "i": "0403", "f1": "0504", "f2": "0504"}, 1)
+    return combat_game(s, {"a": "0303", "b": "0405", "i": "0403", "f1": "0504", "f2": "0504"}, 1)
+
+
+def test_11_7_over_stacking_after_a_retreat_is_removed_at_once(tmp_path: Path) -> None:
+    g = _crowded_retreat_game(tmp_path)
     g.apply(Attack(H("0403"), ("a",)))  # 13-1, die 1: 0/1r
     g.apply(Retreat(("i",), H("0504")))
     d = g.pending
@@ -507,9 +511,7 @@ def test_11_7_over_stacking_after_a_retreat_is_removed_at_once(tmp_path: Path) -
 
 
 def test_the_log_records_each_step_loss_as_data_with_the_rule_that_took_it(tmp_path: Path) -> None:
-    s = make(tmp_path, [allied("a", sp=30), allied("b"), two_step("i", stack=2), italian("f1", stack=3),
-                        italian("f2", stack=2)])
-    g = combat_game(s, {"a": "0303", "b": "0405", "i": "0403", "f1": "0504", "f2": "0504"}, 1)
+    g = _crowded_retreat_game(tmp_path)
     g.apply(Attack(H("0403"), ("a",)))  # 13-1, die 1: 0/1r
     assert g.log[-1].losses == []  # the defender chooses to retreat or stay before losing
     g.apply(Retreat(("i",), H("0504")))
