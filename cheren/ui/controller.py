@@ -573,20 +573,14 @@ class Controller:
         """Answer the pending decision with one of :meth:`decision_options` (or its index)."""
         options = self.decision_options()
         action = options[choice][1] if isinstance(choice, int) else choice
-        verdict = self.game.check(action)
-        if verdict.refusal is not None:
-            r = verdict.refusal
-            return self._say(Feedback("refused", r.reason, r.rules))
-        events = self.game.push(action)
-        self._bump()
-        events += self._after_human()
-        roll = next((e for e in events if e.startswith("die ")), None)
-        text = roll or "; ".join(events[:3]) or self.describe(action)
-        return self._say(Feedback("ok", text, events=tuple(events)), "game")
+        return self._push(action, lead_with_roll=True)
 
     def apply(self, action: Action) -> Feedback:
         """Any action, through the gate (what a button for an action type the app does not
         know yet calls)."""
+        return self._push(action)
+
+    def _push(self, action: Action, *, lead_with_roll: bool = False) -> Feedback:
         verdict = self.game.check(action)
         if verdict.refusal is not None:
             r = verdict.refusal
@@ -594,7 +588,10 @@ class Controller:
         events = self.game.push(action)
         self._bump()
         events += self._after_human()
-        return self._say(Feedback("ok", "; ".join(events[:3]) or self.describe(action), events=tuple(events)), "game")
+        # an answer that rolls the die (a retreat choice, a chit window) reports the roll first
+        roll = next((e for e in events if e.startswith("die ")), None) if lead_with_roll else None
+        text = roll or "; ".join(events[:3]) or self.describe(action)
+        return self._say(Feedback("ok", text, events=tuple(events)), "game")
 
     # -- the bot -----------------------------------------------------------------------------
     def set_bot(self, bot: Any, side: Side | None) -> Feedback:
