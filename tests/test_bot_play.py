@@ -103,3 +103,22 @@ def test_5_1_the_heuristic_bot_assembles_an_attack_to_play_its_air_strike_on_it(
         g.apply(choice.action)
     assert kinds == ["commit", "commit", "play_chit", "resolve"]
     assert any("Air strike" in e for entry in g.log for e in entry.events)
+
+
+def _allied_after_first_movement(seed: int, tie_break: float | None = None) -> dict[str, str]:
+    game = Game(load_scenario(), seed=seed)
+    kwargs = {} if tie_break is None else {"tie_break": tie_break}
+    bots = {side: HeuristicBot(seed * 2 + (side is Side.ITALIAN), **kwargs) for side in Side}
+    while game.moment != Moment(1, Side.ALLIED, Phase.REACTION):
+        game.apply(bots[game.acting].choose(SideSeat(game, game.acting)).action)
+    return {uid: str(u.hex) for uid, u in game.position.units.items() if u.side is Side.ALLIED and u.hex}
+
+
+def test_the_heuristic_bot_opens_differently_from_seed_to_seed_and_alike_for_one_seed() -> None:
+    """A balance run samples openings, not one opening: many of the first moves tie (every unit
+    that can reach a hex scores the same), and the bot breaks the ties from its seed."""
+    openings = [_allied_after_first_movement(seed) for seed in range(6)]
+    assert len({tuple(sorted(o.items())) for o in openings}) >= 4
+    assert _allied_after_first_movement(3) == openings[3]
+    no_tie_break = [_allied_after_first_movement(seed, tie_break=0.0) for seed in range(3)]
+    assert no_tie_break[0] == no_tie_break[1] == no_tie_break[2]  # what the balance runs used to sample

@@ -8,6 +8,8 @@ supply, leaving over-stacked hexes (3.1) and bringing Low-supply units back into
 guard threatened own towns in the reaction phase; replace a step on replacement turns; play a
 defensive chit when its window opens, and an attack chit (Air strike, Barrage, Counterattack) on
 its own best attack, which it then builds unit by unit so the chit has an attack to go on.
+Equal move scores are broken at random from the bot's seed, so the same seed plays the same game
+and different seeds open differently.
 It reads the position only through its seat, which hides the enemy's chits and the dice
 (:func:`cheren.views.redacted_position`).
 """
@@ -36,6 +38,10 @@ from cheren.state import Position, Status
 from cheren.views import SideSeat
 
 FIELD_DECAY = 0.75  # how fast a town's pull fades per hex of distance
+# Many moves score exactly the same (every unit that can reach the same hex, say).  Without a
+# random tie-break the bot made the same opening in every game, whatever the seed, so a batch of
+# games sampled one opening and any data change that altered it moved every game at once.
+TIE_BREAK = 0.02
 DEFENDED_TOWN = "defended"
 ATTACK_CHIT_EFFECTS = ("column_shift", "win_support")  # chits the attacker plays on its own attack
 
@@ -43,9 +49,10 @@ ATTACK_CHIT_EFFECTS = ("column_shift", "win_support")  # chits the attacker play
 class HeuristicBot:
     name = "heuristic"
 
-    def __init__(self, seed: int = 0, attack_threshold: float = 0.25) -> None:
+    def __init__(self, seed: int = 0, attack_threshold: float = 0.25, tie_break: float = TIE_BREAK) -> None:
         self.rng = random.Random(seed)
         self.attack_threshold = attack_threshold
+        self.tie_break = tie_break  # the largest random nudge to a move's score, from the seed
         self._plan: Attack | None = None  # the attack being assembled to carry a chit
 
     # -- the entry point ---------------------------------------------------------------------
@@ -247,6 +254,8 @@ class HeuristicBot:
                 if _near(m.to, enemy_near) and p.strength(m.unit) <= 1:
                     score -= 1.0
             score += self._stacking_score(p, side, m, start)
+            if self.tie_break:
+                score += self.rng.uniform(-self.tie_break, self.tie_break)
             if best is None or score > best[0]:
                 best = (score, m)
         assert best is not None
