@@ -46,6 +46,7 @@ def test_every_value_tuned_for_balance_is_named_in_the_report() -> None:
     tuned = [c.id for c in s.counter_sheet.counters if any(TUNED in n for n in _notes(c))]
     tuned += [t.key for t in s.terrain_key.terrain if any(TUNED in n for n in _notes(t))]
     tuned += [c.key for c in s.chits.values() if any(TUNED in n for n in _notes(c))]
+    tuned += [t.name for t in s.towns.values() if any(TUNED in n for n in _notes(t))]
     assert len(tuned) >= 3
     missing = [key for key in tuned if f"`{key}`" not in text]
     assert missing == [], f"tuned in the data but not explained in docs/balance.md: {missing}"
