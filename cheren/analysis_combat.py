@@ -30,7 +30,7 @@ from cheren.rules.combat_resolution import PUSH_ROLLS, modifiers_from_effects
 from cheren.rules.retreat import retreat_options
 from cheren.rules.stacking import stack_value
 from cheren.scenario.models import CombatResult
-from cheren.state import Position
+from cheren.state import Position, chit_key
 
 SIXTH = Fraction(1, 6)
 
@@ -245,7 +245,7 @@ def what_if(
         extra.append(Shift(extra_shift, "what-if", "a what-if change"))
     effects = []
     for instance in chits:
-        chit = position.scenario.chits[instance.rsplit(".", 1)[0] if "." in instance else instance]
+        chit = position.scenario.chits[chit_key(instance)]
         effects.append({"effect": chit.effect, "side": chit.side.value, "params": dict(chit.params), "chit": instance})
     mods = modifiers_from_effects(position.scenario, effects, side)
     odds = compute_odds(

@@ -34,7 +34,7 @@ from cheren.rules.stacking import stack_value
 from cheren.rules.supply import supplied_hexes
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Phase, Side
-from cheren.state import Position, Status
+from cheren.state import Position, Status, chit_key
 from cheren.views import SideSeat
 
 FIELD_DECAY = 0.75  # how fast a town's pull fades per hex of distance
@@ -80,10 +80,10 @@ class HeuristicBot:
         if d.kind == "chit_window":
             plays = [a for a in actions if isinstance(a, PlayChit)]
             for a in plays:
-                effect = p.scenario.chits[a.chit.rsplit(".", 1)[0]].effect
+                effect = p.scenario.chits[chit_key(a.chit)].effect
                 if effect in ("column_shift", "support_points", "supply_convoy"):
                     return Choice(a, f"a {effect.replace('_', ' ')} chit pays here")
-            roadblocks = [a for a in plays if p.scenario.chits[a.chit.rsplit(".", 1)[0]].effect == "roadblock"]
+            roadblocks = [a for a in plays if p.scenario.chits[chit_key(a.chit)].effect == "roadblock"]
             if roadblocks:
                 enemy_near = self._enemy_hexes(p, seat.side)
                 best = max(roadblocks, key=lambda a: _near(Hex.from_label(a.target), enemy_near) + field.get(
@@ -186,7 +186,7 @@ class HeuristicBot:
     @staticmethod
     def _attack_chit(p: Position, side: Side) -> str | None:
         for instance in p.chits.hands[side]:
-            chit = p.scenario.chits[instance.rsplit(".", 1)[0]]
+            chit = p.scenario.chits[chit_key(instance)]
             if chit.effect in ATTACK_CHIT_EFFECTS and any(w.phase is Phase.COMBAT for w in chit.windows):
                 return chit.name
         return None
@@ -205,7 +205,7 @@ class HeuristicBot:
                 return Choice(AddAir(target), f"add the air unit to the attack on {target.label}")
         for a in actions:
             if isinstance(a, PlayChit) and a.target == target.label:
-                chit = p.scenario.chits[a.chit.rsplit(".", 1)[0]]
+                chit = p.scenario.chits[chit_key(a.chit)]
                 if chit.effect in ATTACK_CHIT_EFFECTS:
                     return Choice(a, f"play {chit.name} on the attack on {target.label}")
         self._plan = None

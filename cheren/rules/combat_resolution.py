@@ -37,7 +37,7 @@ from cheren.rules.combat_odds import Odds, Shift, compute_odds, defenders_in
 from cheren.rules.retreat import retreat_options
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import CombatResult, Side
-from cheren.state import Position, Status
+from cheren.state import Position, Status, chit_key
 
 if TYPE_CHECKING:
     from cheren.game import Game
@@ -134,7 +134,7 @@ def modifiers_from_effects(scenario: Scenario, effects: Iterable[dict[str, Any]]
     winner: Side | None = None
     for e in effects:
         side = Side(e["side"])
-        name = scenario.chits[str(e["chit"]).rsplit(".", 1)[0]].name if e.get("chit") else e["effect"]
+        name = scenario.chits[chit_key(str(e["chit"]))].name if e.get("chit") else e["effect"]
         params = e.get("params", {})
         if e["effect"] == "column_shift":
             n = int(params.get("columns", 1))
