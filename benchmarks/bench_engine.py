@@ -61,7 +61,7 @@ def combat_what_if_rows(s: Scenario, repeats: int) -> list[tuple[str, float, str
     """Combat (11.0-11.8): one exact what-if on a typical attack (three brigades, a field
     regiment and the air unit against the Agordat stack in rough terrain) against the odds
     computation alone, which every what-if starts with."""
-    from cheren.analysis_combat import proposed, what_if
+    from cheren.analysis.combat import proposed, what_if
     from cheren.rules.combat_eligibility import air_unit
     from cheren.rules.combat_odds import compute_odds
     from cheren.state import Status

@@ -1,4 +1,4 @@
-"""The combat what-if (cheren.analysis_combat): odds with reasons, exact outcome distributions,
+"""The combat what-if (cheren.analysis.combat): odds with reasons, exact outcome distributions,
 comparisons, and a check that the exact distribution is what the engine actually does."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cheren.actions import Action, RemoveStep, Retreat
-from cheren.analysis_combat import Choices, Outcome, compare, proposed, what_if
+from cheren.analysis.combat import Choices, Outcome, compare, proposed, what_if
 from cheren.dice import Dice
 from cheren.game import Game
 from cheren.hexes import Hex

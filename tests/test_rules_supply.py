@@ -11,7 +11,8 @@ import pytest
 
 from cheren import load_scenario
 from cheren.actions import EndPhase
-from cheren.analysis import supply_line_overlay, supply_overlay
+from cheren.analysis.overlays import supply_line_overlay, supply_overlay
+from cheren.analysis.supply import side_supply_report, unit_supply_report
 from cheren.game import Game
 from cheren.hexes import Hex
 from cheren.rules.supply import (
@@ -28,7 +29,6 @@ from cheren.rules.victory import victory_summary
 from cheren.rules.zoc import zoc_map
 from cheren.scenario import Phase, Scenario, Side
 from cheren.state import Position, Status, Supply
-from cheren.supply_report import side_supply_report, unit_supply_report
 from tests.boards import H, allied, board, game, italian, position
 from tests.scenario_factory import DEFAULT_UNIT_TYPES, counter, town
 

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 
 from cheren.actions import Action, ChooseArrival, EndPhase, Move, Place, RemoveStep, Replace, Retreat
-from cheren.analysis_combat import proposed, what_if
+from cheren.analysis.combat import proposed, what_if
 from cheren.bots.base import Choice
 from cheren.flow import Decision
 from cheren.hexes import Hex

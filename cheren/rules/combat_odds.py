@@ -2,7 +2,7 @@
 the column of the Combat Results Table an attack is rolled on.
 
 Pure functions of a position: the rules module (:mod:`cheren.rules.combat`) rolls on the column
-found here, and the what-if analysis (:mod:`cheren.analysis_combat`) explains it.  Readings taken
+found here, and the what-if analysis (:mod:`cheren.analysis.combat`) explains it.  Readings taken
 (see :mod:`cheren.interpretations`):
 
 * the ratio is rounded in the defender's favour in both directions (17 vs 5 is 3-1, 5 vs 8 is

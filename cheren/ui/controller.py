@@ -643,7 +643,7 @@ class Controller:
         return self._overlays[1]
 
     def _overlay_list(self) -> list[Overlay]:
-        from cheren import analysis
+        from cheren.analysis import overlays as analysis
 
         p = self.position
         out: list[Overlay] = []
@@ -964,7 +964,7 @@ class Controller:
         except (ImportError, AttributeError):
             pass
         try:
-            from cheren.analysis_combat import proposed, what_if
+            from cheren.analysis.combat import proposed, what_if
         except ImportError:
             from cheren.rules.combat_odds import compute_odds
 

@@ -5,7 +5,7 @@ the live sources, the road/track network that counts (each hex with the source i
 every hex where a unit could draw supply now (with the length of the line it would need), each
 unit's trace, and the empty towns that would change control in a Supply check phase now
 (12.7).  :func:`unit_supply_report` is one unit's trace in words.  The overlays that draw these
-live in :mod:`cheren.analysis`."""
+live in :mod:`cheren.analysis.overlays`."""
 
 from __future__ import annotations
 
