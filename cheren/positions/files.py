@@ -164,11 +164,11 @@ def build_record(model: PositionFileModel, s: Scenario, source: str) -> Position
         if s.units[uid].type.air and has_arrived(position, uid):
             unit.status = Status.OFF_MAP
     for problem in errors(position):
-        where: str | None = placed_where.get(problem.unit or "")
-        if where is None and (problem.unit is not None or problem.hex is not None):
-            where = "units"
+        at = placed_where.get(problem.unit or "")
+        if at is None and (problem.unit is not None or problem.hex is not None):
+            at = "units"
         label = problem.hex.label if problem.hex is not None else None
-        fail(where, str(problem), label)
+        fail(at, str(problem), label)
     if problems:
         raise PositionError(problems)
     return PositionRecord(
