@@ -15,8 +15,12 @@ are no import cycles; :mod:`cheren.rules.plugins` imports every rule area once.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import Enum
+from fractions import Fraction
+from types import BuiltinFunctionType, FunctionType
 from typing import TYPE_CHECKING, Any
 
 from cheren.actions import Action
@@ -99,6 +103,75 @@ class Flow:
     over: bool = False
     extra: dict[str, Any] = field(default_factory=dict)  # per-phase state of rule areas (reset each phase)
     turn_extra: dict[str, Any] = field(default_factory=dict)  # per-game-turn state (reset each turn)
+
+    def copy(self) -> Flow:
+        """A deep copy, as :func:`copy.deepcopy` makes it, at a fraction of its cost: immutable
+        values (strings, numbers, hexes, enums, tuples of those, functions) are shared and only
+        the containers are rebuilt.  Undo takes one before every action."""
+        memo: dict[int, Any] = {}
+        return Flow(
+            queue=[_copy_item(q, memo) for q in self.queue],
+            moved=set(self.moved),
+            reaction_used=self.reaction_used,
+            replacement_done=self.replacement_done,
+            over=self.over,
+            extra=_copy_value(self.extra, memo),
+            turn_extra=_copy_value(self.turn_extra, memo),
+        )
+
+
+_SHARED = (str, int, float, bool, type(None), Fraction, Enum, FunctionType, BuiltinFunctionType, type)
+
+
+def _copy_value(value: Any, memo: dict[int, Any]) -> Any:
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return value
+    found = memo.get(id(value))
+    if found is not None:
+        return found
+    if kind is dict:
+        out: Any = {}
+        memo[id(value)] = out
+        for k, v in value.items():
+            out[k] = _copy_value(v, memo)
+        return out
+    if kind is list:
+        out = []
+        memo[id(value)] = out
+        out.extend(_copy_value(v, memo) for v in value)
+        return out
+    if kind is set:
+        out = set(value)  # set members are hashable, so immutable in practice
+        memo[id(value)] = out
+        return out
+    if isinstance(value, _SHARED):
+        return value
+    if isinstance(value, tuple):  # hexes, tuples of unit ids: shared when everything in them is
+        items = [_copy_value(v, memo) for v in value]
+        if all(a is b for a, b in zip(items, value, strict=True)):
+            return value
+        if kind is tuple:
+            return tuple(items)
+    if isinstance(value, Decision | Task):
+        return _copy_item(value, memo)
+    return copy.deepcopy(value, memo)  # the rule areas' own state objects (combat)
+
+
+def _copy_item(item: Decision | Task, memo: dict[int, Any]) -> Decision | Task:
+    found = memo.get(id(item))
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    out: Decision | Task
+    if type(item) is Task:
+        out = Task(item.kind, _copy_value(item.data, memo))
+    elif type(item) is Decision:
+        out = Decision(item.kind, item.side, item.rules, item.prompt, item.units, item.hex, item.count, item.choices,
+                       item.code, _copy_value(item.data, memo))
+    else:
+        out = copy.deepcopy(item, memo)
+    memo[id(item)] = out
+    return out
 
 
 # -- registries ----------------------------------------------------------------------------------

@@ -9,7 +9,6 @@ replays the game exactly; undo and redo work on whole actions.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -50,7 +49,7 @@ from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Phase, Side
 from cheren.sequence import PHASE_RULES, PHASE_TITLES, Moment, next_moment
 from cheren.setup import initial_position
-from cheren.state import Position, Status, Supply
+from cheren.state import Mark, Position, Status, Supply
 from cheren.text import hex_text, mp_text, rules_cited
 
 REACTION_LIMIT = 3  # 10.0: total stacking value the reacting side may move
@@ -84,6 +83,16 @@ class LogEntry:
         return "\n".join(lines)
 
 
+class _Snapshot(NamedTuple):
+    """What undo needs to go back to before an action: the position's rollback mark (the units
+    come back through its journal), a copy of the flow, and the length of the log."""
+
+    position: Position
+    mark: Mark
+    flow: Flow
+    log: int
+
+
 class Game:
     def __init__(self, scenario: Scenario, seed: int = 0, position: Position | None = None) -> None:
         self.scenario = scenario
@@ -94,14 +103,15 @@ class Game:
         self.log: list[LogEntry] = []
         self._events: list[str] = []
         self._losses: list[StepLoss] = []
-        self._undo: list[tuple[Position, Flow, int]] = []
+        self._undo: list[_Snapshot] = []
         self._redo: list[Action] = []
         self._reach_cache: dict[tuple[Any, ...], ReachMap] = {}
         self._zoc_cache: dict[tuple[Any, ...], dict[Hex, Any]] = {}
         self._moves_cache: dict[int, tuple[ReachMap, list[Action]]] = {}
         self._start_phase()
         self._run_queue()
-        self.start_flow = copy.deepcopy(self.flow)
+        self.start_flow = self.flow.copy()
+        self.position.record()  # undo rolls the units back through the position's journal
         self._opening_events = list(self._events)
         self._events = []
 
@@ -181,15 +191,14 @@ class Game:
         refusal = self._refusal(action)
         if refusal is not None:
             raise IllegalAction(action, refusal)
-        snapshot = (self.position.copy(), copy.deepcopy(self.flow), len(self.log))
+        snapshot = self._snapshot()
         moment, side = self.moment, self.acting
         self._events, self._losses = [], []
         try:
             self._do(action)
             self._run_queue()
         except BaseException:
-            self.position, self.flow = snapshot[0], snapshot[1]
-            del self.log[snapshot[2] :]
+            self._restore(snapshot)
             raise
         self._undo.append(snapshot)
         self.log.append(LogEntry(len(self.log) + 1, moment, side, action, self._events, self._losses))
@@ -212,12 +221,21 @@ class Game:
     def undo(self) -> Action:
         if not self._undo:
             raise IndexError("nothing to undo")
-        position, flow, log_len = self._undo.pop()
-        action = self.log[log_len].action
-        self.position, self.flow = position, flow
-        del self.log[log_len:]
+        snapshot = self._undo.pop()
+        action = self.log[snapshot.log].action
+        self._restore(snapshot)
         self._redo.append(action)
         return action
+
+    def _snapshot(self) -> _Snapshot:
+        position = self.position
+        position.record()  # in case the position was replaced since
+        return _Snapshot(position, position.mark(), self.flow.copy(), len(self.log))
+
+    def _restore(self, snapshot: _Snapshot) -> None:
+        snapshot.position.rollback(snapshot.mark)
+        self.position, self.flow = snapshot.position, snapshot.flow
+        del self.log[snapshot.log :]
 
     def redo(self) -> Action:
         if not self._redo:
