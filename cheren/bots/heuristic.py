@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
+from types import MappingProxyType
+from weakref import WeakKeyDictionary
 
 from cheren.actions import Action, ChooseArrival, EndPhase, Move, Place, RemoveStep, Replace, Retreat
 from cheren.analysis.combat import proposed, what_if
@@ -231,36 +233,55 @@ class HeuristicBot:
         moves = [a for a in actions if isinstance(a, Move)]
         if not moves:
             return Choice(EndPhase(), "no unit may move")
+        s = p.scenario
         field = town_field(p, side)
         supplied = supplied_hexes(p, side)
         enemy_near = self._enemy_hexes(p, side)
         reaction = seat.game.phase is Phase.REACTION
+        # What every candidate move asks, worked out once for the position rather than per move.
+        near_enemy = {n for h in enemy_near for n in h.neighbours()}  # hexes next to an enemy unit
+        stacks = p.stacks()
+        ours = {h: sum(s.units[u].stack for u in ids if p.units[u].side is side) for h, ids in stacks.items()}
+        limits = stack_limits(s)
+        towns = s.towns_by_hex
+        units: dict[str, tuple[Hex, int, float]] = {}  # start, strength, stacking score for leaving
         best: tuple[float, Move] | None = None
         for m in moves:
-            start = p.units[m.unit].hex
-            assert start is not None
+            unit = units.get(m.unit)
+            if unit is None:
+                here = p.units[m.unit].hex
+                assert here is not None
+                unit = (here, p.strength(m.unit), 10.0 if ours.get(here, 0) > limits[here] else 0.0)
+                units[m.unit] = unit
+            start = unit[0]
+            to = m.path[-1]
             if reaction:
-                score = self._guard_score(p, side, m, enemy_near) - 0.5
+                score = self._guard_score(p, side, m, enemy_near, stacks) - 0.5
             else:
-                score = field.get(m.to, 0.0) - field.get(start, 0.0)
-                town = p.scenario.towns_by_hex.get(m.to)
+                score = field.get(to, 0.0) - field.get(start, 0.0)
+                town = towns.get(to)
                 if town is not None and p.controller(town.name) is not side:
                     score += 2.0 + town.vp
-                if m.to not in supplied and start in supplied:
+                if to not in supplied and start in supplied:
                     score -= 3.0  # 12.4: out of supply means Low, then No and attrition
-                elif m.to in supplied and start not in supplied:
+                elif to in supplied and start not in supplied:
                     # a marked unit that draws supply again sheds its marker (12.4) before 12.6 bites
                     score += 3.0 if p.units[m.unit].supply is not None else 1.0
-                if _near(m.to, enemy_near) and p.strength(m.unit) <= 1:
+                if to in near_enemy and unit[1] <= 1:
                     score -= 1.0
-            score += self._stacking_score(p, side, m, start)
+            # 3.1 removes steps from every stack over its limit at the end of the phase, so
+            # leaving an over-stacked hex is worth as much as entering one costs.
+            if ours.get(to, 0) + s.units[m.unit].stack > limits[to]:
+                score += -10.0
+            else:
+                score += unit[2]
             if self.tie_break:
                 score += self.rng.uniform(-self.tie_break, self.tie_break)
             if best is None or score > best[0]:
                 best = (score, m)
         assert best is not None
         if best[0] > 0.2:
-            name = p.scenario.units[best[1].unit].name
+            name = s.units[best[1].unit].name
             return Choice(best[1], f"{name} to {best[1].to.label}: score {best[0]:.2f} (towns, supply, stacking)")
         return Choice(EndPhase(), "no move improves the position")
 
@@ -269,19 +290,11 @@ class HeuristicBot:
         extra = sum(p.scenario.units[u].stack for u in units)
         return stack_value(p, to, side) + extra <= p.scenario.hexes[to].stack_limit
 
-    @staticmethod
-    def _stacking_score(p: Position, side: Side, m: Move, start: Hex) -> float:
-        """3.1 removes steps from every stack over its limit at the end of the phase, so leaving
-        an over-stacked hex is worth as much as entering one costs."""
-        if not HeuristicBot._fits(p, side, (m.unit,), m.to):
-            return -10.0
-        if stack_value(p, start, side) > p.scenario.hexes[start].stack_limit:
-            return 10.0
-        return 0.0
-
-    def _guard_score(self, p: Position, side: Side, m: Move, enemy_near: set[Hex]) -> float:
+    def _guard_score(
+        self, p: Position, side: Side, m: Move, enemy_near: set[Hex], stacks: dict[Hex, list[str]]
+    ) -> float:
         town = p.scenario.towns_by_hex.get(m.to)
-        if town is None or p.controller(town.name) is not side or p.units_at(m.to):
+        if town is None or p.controller(town.name) is not side or m.to in stacks:
             return 0.0
         return float(town.vp) + (1.0 if _near(m.to, enemy_near) else 0.0)
 
@@ -318,25 +331,74 @@ def _bfs(s: Scenario, sources: Iterable[Hex], limit: int = 30) -> dict[Hex, int]
     return dist
 
 
-def town_field(p: Position, side: Side) -> dict[Hex, float]:
+TOWN_REACH = 14  # hexes over which an enemy town pulls
+OWN_REACH = 10  # hexes over which an own town draws a retreat
+
+
+class _Fields:
+    """A scenario's town fields: each town's pull on every hex near it (fixed by the map), and
+    the fields summed for each set of towns in play (they change only when a town changes
+    hands, so a game needs a handful)."""
+
+    def __init__(self, s: Scenario) -> None:
+        self.towns = list(s.towns.values())
+        self.pull: dict[str, list[tuple[Hex, int, float]]] = {}
+        for town in self.towns:
+            dist = _bfs(s, [s.town_hex(town.name)], limit=TOWN_REACH)
+            self.pull[town.name] = [(h, d, (town.vp + 0.5) * FIELD_DECAY**d) for h, d in dist.items()]
+        self.summed: dict[tuple[bool, frozenset[str]], Mapping[Hex, float]] = {}
+
+    def field(self, towns: frozenset[str], inside: bool, reach: int) -> Mapping[Hex, float]:
+        """The summed pull of the towns in ``towns`` (or, ``inside`` False, of those not in it)."""
+        key = (inside, towns)
+        found = self.summed.get(key)
+        if found is None:
+            out: dict[Hex, float] = {}
+            for town in self.towns:
+                if (town.name in towns) is not inside:
+                    continue
+                for h, d, pull in self.pull[town.name]:
+                    if d <= reach:
+                        out[h] = out.get(h, 0.0) + pull
+            if len(self.summed) > 512:
+                self.summed.clear()
+            found = self.summed[key] = MappingProxyType(out)
+        return found
+
+
+_FIELDS: WeakKeyDictionary[Scenario, dict[int, _Fields]] = WeakKeyDictionary()
+
+
+def _fields(s: Scenario, reach: int) -> _Fields:
+    per_reach = _FIELDS.setdefault(s, {})
+    found = per_reach.get(reach)
+    if found is None:
+        found = per_reach[reach] = _Fields(s)
+    return found
+
+
+def _held(p: Position, side: Side) -> frozenset[str]:
+    """The towns ``side`` controls (2.1)."""
+    towns = frozenset(p.allied_control)
+    return towns if side is Side.ALLIED else frozenset(p.scenario.towns) - towns
+
+
+def town_field(p: Position, side: Side) -> Mapping[Hex, float]:
     """How strongly each hex pulls ``side``'s units: enemy-held towns by their VP, fading with
     distance."""
-    out: dict[Hex, float] = {}
-    for town in p.scenario.towns.values():
-        if p.controller(town.name) is side:
-            continue
-        h = p.scenario.town_hex(town.name)
-        for hx, d in _bfs(p.scenario, [h], limit=14).items():
-            out[hx] = out.get(hx, 0.0) + (town.vp + 0.5) * FIELD_DECAY**d
-    return out
+    return _fields(p.scenario, TOWN_REACH).field(_held(p, side), False, TOWN_REACH)
 
 
-def own_field(p: Position, side: Side) -> dict[Hex, float]:
-    out: dict[Hex, float] = {}
-    for town in p.scenario.towns.values():
-        if p.controller(town.name) is not side:
-            continue
-        h = p.scenario.town_hex(town.name)
-        for hx, d in _bfs(p.scenario, [h], limit=10).items():
-            out[hx] = out.get(hx, 0.0) + (town.vp + 0.5) * FIELD_DECAY**d
-    return out
+def own_field(p: Position, side: Side) -> Mapping[Hex, float]:
+    return _fields(p.scenario, TOWN_REACH).field(_held(p, side), True, OWN_REACH)
+
+
+_LIMITS: WeakKeyDictionary[Scenario, dict[Hex, int]] = WeakKeyDictionary()
+
+
+def stack_limits(s: Scenario) -> dict[Hex, int]:
+    """Every hex's stacking limit (3.0), read once per scenario."""
+    found = _LIMITS.get(s)
+    if found is None:
+        found = _LIMITS[s] = {h: info.stack_limit for h, info in s.hexes.items()}
+    return found

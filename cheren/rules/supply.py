@@ -603,12 +603,34 @@ def check_side(position: Position, side: Side, *, explain: bool = False) -> dict
     }
 
 
+_SUPPLIED: WeakKeyDictionary[Scenario, dict[tuple[object, ...], dict[Hex, int]]] = WeakKeyDictionary()
+
+
 def supplied_hexes(position: Position, side: Side, *, context: SupplyContext | None = None) -> dict[Hex, int]:
     """Every hex where a unit of ``side`` could draw supply now (12.0-12.2), with the length of
     its shortest supply line (0: it stands on a source, the road/track network or a live red
     edge).  Hexes holding enemy units are left out.  Worked backwards from the network, so the
-    whole map costs about as much as a few units."""
-    ctx = context if context is not None else supply_context(position, side)
+    whole map costs about as much as a few units.
+
+    Without a ``context`` the answer is kept under what it depends on: the enemy's units (their
+    change stamp), the friendly units that stand in enemy ZoC (12.1: only there do they matter),
+    town control and the turn (which red edges are live, 12.2).  A bot moving its units about
+    behind the front asks the same question many times and gets it answered once."""
+    if context is not None:
+        return _supplied_hexes(position, context)
+    zoc = zoc_map(position, side.enemy)
+    held = frozenset(u.hex for u in position.units.values() if u.side is side and u.on_map and u.hex in zoc)
+    key = (side, position.stamp(side.enemy), held, frozenset(position.allied_control), position.turn)
+    cache = _SUPPLIED.setdefault(position.scenario, {})
+    found = cache.get(key)
+    if found is None:
+        if len(cache) > 256:
+            cache.clear()
+        found = cache[key] = _supplied_hexes(position, supply_context(position, side))
+    return dict(found)
+
+
+def _supplied_hexes(position: Position, ctx: SupplyContext) -> dict[Hex, int]:
     s = position.scenario
     hills = _static(s).hills
     mountains = s.mountains
