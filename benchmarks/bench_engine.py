@@ -22,6 +22,7 @@ from cheren.actions import EndPhase, Move
 from cheren.game import Game
 from cheren.game_saves import dumps_game, loads_game
 from cheren.hexes import Hex
+from cheren.rules import zoc
 from cheren.rules.chits import PassChit
 from cheren.rules.movement import move_graph, reachable
 from cheren.rules.supply import check_side
@@ -127,9 +128,8 @@ def main() -> None:
     rows.append((f"`reachable()` for {s.units[unit].name} (8 MP) on the full map", t,
                  f"{t / base_one:.2f} x networkx Dijkstra ({fmt(base_one)})"))
     def cold_legal_actions() -> object:
-        game._reach_cache.clear()  # measure the work, not the cache
-        game._zoc_cache.clear()
-        game._moves_cache.clear()
+        game.clear_caches()  # measure the work, not the caches
+        zoc._MAPS.clear()
         return game.legal_actions()
 
     t = median_seconds(cold_legal_actions, repeats)

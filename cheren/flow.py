@@ -16,7 +16,7 @@ are no import cycles; :mod:`cheren.rules.plugins` imports every rule area once.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
@@ -201,6 +201,11 @@ END_PHASE_CHECKS: list[Callable[[Game], Refusal | None]] = []
 # who may move in the Exploitation phase (13.0: "plus any friendly unit with an Exploit chit").
 MOVE_OPTIONS: list[Callable[[Game, str, Any], None]] = []
 EXPLOIT_GRANTS: list[Callable[[Game, str], bool]] = []
+# What those hooks read of the game besides the unit itself, each as a hashable value that
+# changes whenever their answer may: the game keeps units' reach and legal moves under it.
+# A hook registered without one makes the game ask the hooks every time instead.
+HOOK_KEYS: list[Callable[[Game], Hashable]] = []
+UNKEYED_HOOKS: list[Callable[..., Any]] = []
 DECISIONS: dict[str, DecisionKind] = {}
 
 
@@ -236,14 +241,34 @@ def check_end_phase(fn: Callable[[Game], Refusal | None]) -> None:
         END_PHASE_CHECKS.append(fn)
 
 
-def modify_move_options(fn: Callable[[Game, str, Any], None]) -> None:
+def modify_move_options(fn: Callable[[Game, str, Any], None], key: Callable[[Game], Hashable] | None = None) -> None:
+    """``fn(game, unit, options)`` changes a unit's :class:`~cheren.rules.movement.MoveOptions`;
+    ``key(game)`` sums up everything ``fn`` reads of the game other than the unit (see
+    ``HOOK_KEYS``)."""
     if fn not in MOVE_OPTIONS:
         MOVE_OPTIONS.append(fn)
+        _register_key(fn, key)
 
 
-def grant_exploitation(fn: Callable[[Game, str], bool]) -> None:
+def grant_exploitation(fn: Callable[[Game, str], bool], key: Callable[[Game], Hashable] | None = None) -> None:
     if fn not in EXPLOIT_GRANTS:
         EXPLOIT_GRANTS.append(fn)
+        _register_key(fn, key)
+
+
+def _register_key(fn: Callable[..., Any], key: Callable[[Game], Hashable] | None) -> None:
+    if key is None:
+        UNKEYED_HOOKS.append(fn)
+    elif key not in HOOK_KEYS:
+        HOOK_KEYS.append(key)
+
+
+def hooks_key(game: Game) -> Hashable | None:
+    """Everything the move-option and exploitation hooks depend on now, or None when some hook
+    did not say (then nothing may be cached on them)."""
+    if UNKEYED_HOOKS:
+        return None
+    return tuple(key(game) for key in HOOK_KEYS)
 
 
 def register_decision(kind: str, decision: DecisionKind) -> None:

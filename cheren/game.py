@@ -10,7 +10,7 @@ replays the game exactly; undo and redo work on whole actions.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from cheren.actions import (
@@ -39,6 +39,7 @@ from cheren.flow import (
     Refusal,
     Task,
     Verdict,
+    hooks_key,
 )
 from cheren.hexes import Hex
 from cheren.rules import control, garrisons, plugins, reinforcement, stacking
@@ -106,8 +107,10 @@ class Game:
         self._undo: list[_Snapshot] = []
         self._redo: list[Action] = []
         self._reach_cache: dict[tuple[Any, ...], ReachMap] = {}
-        self._zoc_cache: dict[tuple[Any, ...], dict[Hex, Any]] = {}
         self._moves_cache: dict[int, tuple[ReachMap, list[Action]]] = {}
+        self._options_cache: dict[tuple[Any, ...], MoveOptions] = {}
+        self.caching = True  # False: work out every reach and move afresh (tests compare the two)
+        self._phase_moves: tuple[Any, dict[str, tuple[int, list[Action]]]] = (None, {})
         self._start_phase()
         self._run_queue()
         self.start_flow = self.flow.copy()
@@ -171,9 +174,7 @@ class Game:
         if phase is Phase.REINFORCEMENT and self._replacement_open():
             out += [Replace(u) for u in self._replaceable()]
         if phase in (Phase.MOVEMENT, Phase.REACTION, Phase.EXPLOITATION):
-            enemy_key = self._enemy_key(self.moment.acting.enemy)
-            for uid in self._movers():
-                out += self._moves(uid, enemy_key)
+            out += self._all_moves()
         for contribute in LEGAL_ACTIONS:
             out += contribute(self)
         if self._end_phase_refusal() is None:
@@ -611,53 +612,81 @@ class Game:
         for uid, unit in self.position.units.items():
             if unit.side is not actor or unit.status is not Status.MAP or uid in self.flow.moved:
                 continue
-            if self._phase_mover_refusal(uid) is None and immobile_reason(self.position, uid) is None:
+            if self._may_move(uid):
                 out.append(uid)
         return out
 
-    def _enemy_key(self, enemy: Side) -> tuple[Any, ...]:
-        units = self.position.units.values()
-        return tuple((u.id, u.hex, u.supply) for u in units if u.side is enemy and u.hex is not None)
+    def _may_move(self, uid: str) -> bool:
+        return self._phase_mover_refusal(uid) is None and immobile_reason(self.position, uid) is None
 
-    def _moves(self, uid: str, enemy_key: tuple[Any, ...]) -> list[Action]:
+    def _all_moves(self) -> list[Action]:
+        """Every legal move of the acting side, in the order of the units.
+
+        Kept for the phase: whether a unit may move and where depends only on the unit itself,
+        the enemy's units, released garrisons, the reaction allowance and the chits in force, so
+        the moves of a unit are kept under its change stamp and thrown away when any of the rest
+        changes.  After one unit moves, the next call rebuilds nothing."""
+        p = self.position
+        actor = self.moment.acting
+        hooks = hooks_key(self)
+        flow = self.flow
+        context = (
+            p.turn, p.side, p.phase, p.stamp(actor.enemy), frozenset(p.released), flow.reaction_used,
+            flow.extra.get("reaction_limit", REACTION_LIMIT), hooks,
+        )
+        if hooks is None or not self.caching or self._phase_moves[0] != context:
+            self._phase_moves = (context, {})
+        kept = self._phase_moves[1]
+        moved = flow.moved
+        out: list[Action] = []
+        for uid, unit in p.units.items():
+            if unit.side is not actor or unit.status is not Status.MAP or uid in moved:
+                continue
+            stamp = p.unit_stamp(uid)
+            entry = kept.get(uid)
+            if entry is None or entry[0] != stamp:
+                entry = kept[uid] = (stamp, self._moves(uid) if self._may_move(uid) else [])
+            out += entry[1]
+        return out
+
+    def _moves(self, uid: str) -> list[Action]:
         """The unit's legal moves (one per reachable hex, cheapest path), cached with its reach."""
-        reach = self._reach(uid, enemy_key)
+        reach = self._reach(uid)
         moves = self._moves_cache.get(id(reach))
         if moves is None or moves[0] is not reach:
             moves = (reach, [Move(uid, r.path) for _, r in sorted(reach.reach.items())])
             if len(self._moves_cache) > 4096:
                 self._moves_cache.clear()
             self._moves_cache[id(reach)] = moves
-        return list(moves[1])
+        return moves[1]
 
-    def _reach(self, uid: str, enemy_key: tuple[Any, ...] | None = None) -> ReachMap:
+    def _reach(self, uid: str) -> ReachMap:
         """The unit's reach, cached: within a phase it changes only when the enemy's units, the
         unit itself, released garrisons or its chit options change, and the key holds exactly
-        those, so a stale entry can never be returned (undo and replay included)."""
+        those (the units by their change stamps), so a stale entry can never be returned (undo
+        and replay included)."""
         p = self.position
         unit = p.units[uid]
         options = self._move_options(uid)
         enemy = unit.side.enemy
-        if enemy_key is None:
-            enemy_key = self._enemy_key(enemy)
         key = (
-            uid, unit.hex, unit.steps_lost, unit.supply, unit.status, unit.defected, frozenset(p.released),
-            enemy_key, options.extra_mp, options.ignore_zoc, options.ignore_rivers, options.stop_at,
-            options.no_road, options.blown_bridges,
+            uid, p.unit_stamp(uid), p.stamp(enemy), frozenset(p.released), options.extra_mp, options.ignore_zoc,
+            options.ignore_rivers, options.stop_at, options.no_road, options.blown_bridges,
         )
-        cached = self._reach_cache.get(key)
+        cached = self._reach_cache.get(key) if self.caching else None
         if cached is None:
-            zoc = self._zoc_cache.get(enemy_key)
-            if zoc is None:
-                zoc = zoc_map(p, enemy)
-                if len(self._zoc_cache) > 256:
-                    self._zoc_cache.clear()
-                self._zoc_cache[enemy_key] = zoc
-            cached = reachable(p, uid, options, zoc=zoc, enemy_hexes={h for _, h, _ in enemy_key if h is not None})
+            cached = reachable(p, uid, options, zoc=zoc_map(p, enemy), enemy_hexes=p.occupied(enemy))
             if len(self._reach_cache) > 4096:
                 self._reach_cache.clear()
             self._reach_cache[key] = cached
         return cached
+
+    def clear_caches(self) -> None:
+        """Forget every cached reach and move (for benchmarks that measure the work itself)."""
+        self._reach_cache.clear()
+        self._moves_cache.clear()
+        self._options_cache.clear()
+        self._phase_moves = (None, {})
 
     def reach(self, uid: str) -> ReachMap:
         """Where the unit can move this phase, chits' effects included (cached)."""
@@ -665,15 +694,24 @@ class Game:
 
     def move_options(self, uid: str) -> MoveOptions:
         """What the chits played this phase change about the unit's move."""
-        return self._move_options(uid)
+        return replace(self._move_options(uid))
 
     def has_moved(self, uid: str) -> bool:
         return uid in self.flow.moved
 
     def _move_options(self, uid: str) -> MoveOptions:
-        options = MoveOptions()
-        for modify in MOVE_OPTIONS:
-            modify(self, uid, options)
+        """The unit's options (shared: never change them), kept under the hooks' key."""
+        hooks = hooks_key(self)
+        key = (uid, self.position.units[uid].side, hooks)
+        options = self._options_cache.get(key) if hooks is not None and self.caching else None
+        if options is None:
+            options = MoveOptions()
+            for modify in MOVE_OPTIONS:
+                modify(self, uid, options)
+            if hooks is not None:
+                if len(self._options_cache) > 4096:
+                    self._options_cache.clear()
+                self._options_cache[key] = options
         return options
 
     def _replacement_open(self) -> bool:

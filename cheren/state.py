@@ -99,7 +99,7 @@ class _Tracker:
     * ``journal``: while a game records, each change as (unit, field, old value), so undo can
       put back just what an action changed instead of keeping a copy of every unit."""
 
-    __slots__ = ("at", "journal", "order", "side_stamps", "unit_stamps")
+    __slots__ = ("at", "journal", "occupied", "order", "side_stamps", "unit_stamps")
 
     def __init__(self, units: dict[str, UnitState]) -> None:
         self.order = {uid: i for i, uid in enumerate(units)}
@@ -111,6 +111,7 @@ class _Tracker:
         self.unit_stamps = dict.fromkeys(units, stamp)
         self.side_stamps = {Side.ALLIED: stamp, Side.ITALIAN: stamp}
         self.journal: list[tuple[UnitState, str, Any]] | None = None
+        self.occupied: dict[Side, tuple[int, frozenset[Hex]]] = {}
         for u in units.values():
             object.__setattr__(u, "_tracker", self)
 
@@ -265,6 +266,17 @@ class Position:
     def unit_stamp(self, unit_id: str) -> int:
         """The same for one unit."""
         return self._tracker.unit_stamps[unit_id]
+
+    def occupied(self, side: Side) -> frozenset[Hex]:
+        """The hexes holding units of ``side`` (kept under the side's stamp: no scan)."""
+        t = self._tracker
+        stamp = t.side_stamps[side]
+        found = t.occupied.get(side)
+        if found is None or found[0] != stamp:
+            units = self.units
+            hexes = frozenset(h for h, ids in t.at.items() if any(units[u].side is side for u in ids))
+            found = t.occupied[side] = (stamp, hexes)
+        return found[1]
 
     def record(self) -> None:
         """Keep a journal of unit changes from now on, so :meth:`rollback` can undo them."""
