@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from fractions import Fraction
 from weakref import WeakKeyDictionary
@@ -190,7 +191,7 @@ def reachable(
     options: MoveOptions | None = None,
     *,
     zoc: dict[Hex, Zoc] | None = None,
-    enemy_hexes: set[Hex] | None = None,
+    enemy_hexes: AbstractSet[Hex] | None = None,
 ) -> ReachMap:
     """Every hex the unit can reach this phase, with its cost and the cheapest path (9.0).
 
@@ -213,14 +214,155 @@ def reachable(
     budget = (position.movement(unit_id) + opts.extra_mp) * graph.scale
     enemy = unit.side.enemy
     if opts.ignore_zoc:
-        zoc = {}
+        zoc = _NO_ZOC
     elif zoc is None:
         zoc = zoc_map(position, enemy)
-    occupied_by_enemy = enemy_hexes if enemy_hexes is not None else enemy_occupied(position, enemy)
+    occupied_by_enemy = enemy_hexes if enemy_hexes is not None else position.occupied(enemy)
     no_mountain = not d.type.may_enter_mountain
+    net = _network(s, graph)
+    plain = not (opts.ignore_rivers or opts.no_road or opts.blown_bridges)
+    if plain and net.positive and start in net.index:
+        reach = _reach_on_network(net, graph.scale, start, budget, no_mountain, zoc, occupied_by_enemy, opts.stop_at)
+    else:
+        reach = _reach_with_options(graph, start, budget, no_mountain, zoc, occupied_by_enemy, opts)
+    return ReachMap(unit_id, start, Fraction(budget, graph.scale), reach)
+
+
+_NO_ZOC: dict[Hex, Zoc] = {}
+
+
+@dataclass(frozen=True)
+class _Network:
+    """A scenario's movement graph with hexes numbered in sorted order, so the reach search
+    works on list indices instead of hashing hexes: for each hex, the hexes a move can enter
+    next and their cost in ticks, without mountains (tanks, motorized) and with them."""
+
+    hexes: tuple[Hex, ...]
+    index: dict[Hex, int]
+    steps: tuple[tuple[tuple[tuple[int, int], ...], ...], tuple[tuple[tuple[int, int], ...], ...]]
+    positive: bool  # every move costs at least one tick (what the bucket search relies on)
+    terrain: dict[tuple[int, int, frozenset[Hex]], tuple[object, object, list[int], list[bool]]] = field(
+        default_factory=dict
+    )
+
+    def enemy_terrain(
+        self, zoc: dict[Hex, Zoc], occupied: AbstractSet[Hex], stop_at: frozenset[Hex], zoc_ticks: int
+    ) -> tuple[list[int], list[bool]]:
+        """What the enemy makes of each hex: ``enter`` is the extra cost of entering it (a ZoC:
+        +1 MP) or -1 when enemy units hold it; ``stop`` where a move must end (hard ZoC,
+        Roadblock).  Kept while the same ZoC map and occupied set are asked about (they are
+        the shared, never-changed ones from :func:`zoc_map` and ``Position.occupied``)."""
+        key = (id(zoc), id(occupied), stop_at)
+        found = self.terrain.get(key)
+        if found is None or found[0] is not zoc or found[1] is not occupied:
+            index = self.index
+            enter = [0] * len(self.hexes)
+            stop = [False] * len(self.hexes)
+            for h, kind in zoc.items():
+                i = index.get(h)
+                if i is not None:
+                    enter[i] = zoc_ticks
+                    stop[i] = kind is Zoc.HARD
+            for h in occupied:
+                i = index.get(h)
+                if i is not None:
+                    enter[i] = -1
+            for h in stop_at:
+                i = index.get(h)
+                if i is not None:
+                    stop[i] = True
+            if len(self.terrain) > 64:
+                self.terrain.clear()
+            found = self.terrain[key] = (zoc, occupied, enter, stop)
+        return found[2], found[3]
+
+
+_NETWORKS: WeakKeyDictionary[Scenario, _Network] = WeakKeyDictionary()
+
+
+def _network(s: Scenario, graph: MoveGraph) -> _Network:
+    net = _NETWORKS.get(s)
+    if net is None:
+        hexes = tuple(sorted(graph.edges))
+        index = {h: i for i, h in enumerate(hexes)}
+        variants = []
+        for no_mountain in (False, True):
+            variants.append(tuple(
+                tuple((index[e.to], e.ticks) for e in graph.edges[h]
+                      if e.ticks >= 0 and e.to in index and not (no_mountain and e.mountain))
+                for h in hexes
+            ))
+        costs = [e.ticks for edges in graph.edges.values() for e in edges if e.ticks >= 0]
+        costs += [e.off_road_ticks - (graph.river_ticks if e.river else 0) for edges in graph.edges.values()
+                  for e in edges if e.ticks >= 0]
+        net = _Network(hexes, index, (variants[0], variants[1]), min(costs, default=1) > 0)
+        _NETWORKS[s] = net
+    return net
+
+
+def _reach_on_network(
+    net: _Network,
+    scale: int,
+    start: Hex,
+    budget: int,
+    no_mountain: bool,
+    zoc: dict[Hex, Zoc],
+    occupied: AbstractSet[Hex],
+    stop_at: frozenset[Hex],
+) -> dict[Hex, Reach]:
+    """Dijkstra with one bucket per tick (costs are small whole numbers).  Each bucket is taken
+    in hex order, which is the order a heap of (cost, hex) pops in, so paths and ties come out
+    exactly as :func:`_reach_with_options` finds them."""
+    enter, stop = net.enemy_terrain(zoc, occupied, stop_at, scale)
+    steps = net.steps[no_mountain]
+    origin = net.index[start]
+    limit = budget + 1
+    best = [limit] * len(net.hexes)
+    best[origin] = 0
+    parent: dict[int, int] = {}
+    found: list[int] = []  # in the order first reached
+    done: list[int] = []  # in the order settled: every parent before its children
+    buckets: list[list[int]] = [[] for _ in range(limit)]
+    buckets[0].append(origin)
+    for spent, bucket in enumerate(buckets):
+        if len(bucket) > 1:
+            bucket.sort()
+        for h in bucket:
+            if best[h] != spent:
+                continue  # reached more cheaply since
+            done.append(h)
+            if stop[h] and h != origin:
+                continue  # 4.0: stop on entering a hard ZoC (or a Roadblock)
+            for j, cost in steps[h]:
+                extra = enter[j]
+                if extra < 0:
+                    continue  # enemy units
+                total = spent + cost + extra
+                if total < best[j]:
+                    if best[j] == limit:
+                        found.append(j)
+                    best[j] = total
+                    parent[j] = h
+                    buckets[total].append(j)
+    hexes = net.hexes
+    paths: dict[int, tuple[Hex, ...]] = {origin: ()}
+    for h in done[1:]:
+        paths[h] = (*paths[parent[h]], hexes[h])
+    return {hexes[j]: Reach(hexes[j], best[j], scale, paths[j], stop[j]) for j in found}
+
+
+def _reach_with_options(
+    graph: MoveGraph,
+    start: Hex,
+    budget: int,
+    no_mountain: bool,
+    zoc: dict[Hex, Zoc],
+    occupied_by_enemy: AbstractSet[Hex],
+    opts: MoveOptions,
+) -> dict[Hex, Reach]:
+    """The general search, for moves the chits change (and graphs with free moves)."""
     zoc_ticks = graph.scale  # +1 MP
     plain = not (opts.ignore_rivers or opts.no_road or opts.blown_bridges)
-
     best: dict[Hex, int] = {start: 0}
     parent: dict[Hex, Hex] = {}
     heap: list[tuple[int, Hex]] = [(0, start)]
@@ -250,8 +392,7 @@ def reachable(
         while path[-1] in parent and parent[path[-1]] != start:
             path.append(parent[path[-1]])
         reach[h] = Reach(h, ticks, graph.scale, tuple(reversed(path)), zoc.get(h) is Zoc.HARD or h in opts.stop_at)
-    return ReachMap(unit_id, start, Fraction(budget, graph.scale), reach)
-
+    return reach
 
 
 def enemy_occupied(position: Position, enemy: Side) -> set[Hex]:
