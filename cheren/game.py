@@ -109,6 +109,7 @@ class Game:
         self._reach_cache: dict[tuple[Any, ...], ReachMap] = {}
         self._moves_cache: dict[int, tuple[ReachMap, list[Action]]] = {}
         self._options_cache: dict[tuple[Any, ...], MoveOptions] = {}
+        self._cache_moment: tuple[Any, ...] = ()
         self.caching = True  # False: work out every reach and move afresh (tests compare the two)
         self._phase_moves: tuple[Any, dict[str, tuple[int, list[Action]]]] = (None, {})
         self._start_phase()
@@ -627,6 +628,7 @@ class Game:
         the moves of a unit are kept under its change stamp and thrown away when any of the rest
         changes.  After one unit moves, the next call rebuilds nothing."""
         p = self.position
+        self._phase_caches()
         actor = self.moment.acting
         hooks = hooks_key(self)
         flow = self.flow
@@ -666,6 +668,7 @@ class Game:
         those (the units by their change stamps), so a stale entry can never be returned (undo
         and replay included)."""
         p = self.position
+        self._phase_caches()
         unit = p.units[uid]
         options = self._move_options(uid)
         enemy = unit.side.enemy
@@ -680,6 +683,15 @@ class Game:
                 self._reach_cache.clear()
             self._reach_cache[key] = cached
         return cached
+
+    def _phase_caches(self) -> None:
+        """The caches hold one phase: the stamps in their keys are never seen again once the units
+        change, and a game-long cache would only give the garbage collector more to walk."""
+        p = self.position
+        moment = (p.turn, p.side, p.phase)
+        if moment != self._cache_moment:
+            self.clear_caches()
+            self._cache_moment = moment
 
     def clear_caches(self) -> None:
         """Forget every cached reach and move (for benchmarks that measure the work itself)."""

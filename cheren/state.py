@@ -96,7 +96,7 @@ class _Tracker:
     * ``at``: the units on the map by hex, in the order of ``Position.units`` (what a scan of
       every unit would give, without the scan);
     * change stamps, one per unit and one per side, fresh on every change (see ``_STAMPS``);
-    * ``journal``: while a game records, each change as (unit, field, old value), so undo can
+    * ``journal``: while a game records, each change as (unit id, field, old value), so undo can
       put back just what an action changed instead of keeping a copy of every unit."""
 
     __slots__ = ("at", "journal", "occupied", "order", "side_stamps", "unit_stamps")
@@ -110,7 +110,9 @@ class _Tracker:
         stamp = next(_STAMPS)
         self.unit_stamps = dict.fromkeys(units, stamp)
         self.side_stamps = {Side.ALLIED: stamp, Side.ITALIAN: stamp}
-        self.journal: list[tuple[UnitState, str, Any]] | None = None
+        # entries name the unit by id: a journal holding the units themselves would make
+        # units -> tracker -> journal -> units a cycle, left for the garbage collector
+        self.journal: list[tuple[str, str, Any]] | None = None
         self.occupied: dict[Side, tuple[int, frozenset[Hex]]] = {}
         for u in units.values():
             object.__setattr__(u, "_tracker", self)
@@ -120,7 +122,7 @@ class _Tracker:
         if old == value:
             return
         if self.journal is not None:
-            self.journal.append((unit, name, old))
+            self.journal.append((unit.id, name, old))
         if name == "hex" or name == "status":
             before = unit.hex if unit.status is Status.MAP else None
             object.__setattr__(unit, name, value)
@@ -302,8 +304,9 @@ class Position:
         assert journal is not None and len(journal) >= mark.journal
         t.journal = None
         try:
-            for unit, name, old in reversed(journal[mark.journal :]):
-                setattr(unit, name, old)
+            units = self.units
+            for uid, name, old in reversed(journal[mark.journal :]):
+                setattr(units[uid], name, old)
         finally:
             del journal[mark.journal :]
             t.journal = journal

@@ -239,7 +239,7 @@ class HeuristicBot:
         enemy_near = self._enemy_hexes(p, side)
         reaction = seat.game.phase is Phase.REACTION
         # What every candidate move asks, worked out once for the position rather than per move.
-        near_enemy = {n for h in enemy_near for n in h.neighbours()}  # hexes next to an enemy unit
+        near_enemy = {n for h in enemy_near for n in s.adjacent[h]}  # map hexes next to an enemy unit
         stacks = p.stacks()
         ours = {h: sum(s.units[u].stack for u in ids if p.units[u].side is side) for h, ids in stacks.items()}
         limits = stack_limits(s)
@@ -342,38 +342,40 @@ class _Fields:
 
     def __init__(self, s: Scenario) -> None:
         self.towns = list(s.towns.values())
-        self.pull: dict[str, list[tuple[Hex, int, float]]] = {}
+        self.pull: dict[tuple[str, int], list[tuple[Hex, float]]] = {}
         for town in self.towns:
             dist = _bfs(s, [s.town_hex(town.name)], limit=TOWN_REACH)
-            self.pull[town.name] = [(h, d, (town.vp + 0.5) * FIELD_DECAY**d) for h, d in dist.items()]
-        self.summed: dict[tuple[bool, frozenset[str]], Mapping[Hex, float]] = {}
+            for reach in (TOWN_REACH, OWN_REACH):
+                self.pull[town.name, reach] = [
+                    (h, (town.vp + 0.5) * FIELD_DECAY**d) for h, d in dist.items() if d <= reach
+                ]
+        self.summed: dict[tuple[bool, int, frozenset[str]], Mapping[Hex, float]] = {}
 
     def field(self, towns: frozenset[str], inside: bool, reach: int) -> Mapping[Hex, float]:
         """The summed pull of the towns in ``towns`` (or, ``inside`` False, of those not in it)."""
-        key = (inside, towns)
+        key = (inside, reach, towns)
         found = self.summed.get(key)
         if found is None:
             out: dict[Hex, float] = {}
+            get = out.get
             for town in self.towns:
                 if (town.name in towns) is not inside:
                     continue
-                for h, d, pull in self.pull[town.name]:
-                    if d <= reach:
-                        out[h] = out.get(h, 0.0) + pull
+                for h, pull in self.pull[town.name, reach]:
+                    out[h] = get(h, 0.0) + pull
             if len(self.summed) > 512:
                 self.summed.clear()
             found = self.summed[key] = MappingProxyType(out)
         return found
 
 
-_FIELDS: WeakKeyDictionary[Scenario, dict[int, _Fields]] = WeakKeyDictionary()
+_FIELDS: WeakKeyDictionary[Scenario, _Fields] = WeakKeyDictionary()
 
 
-def _fields(s: Scenario, reach: int) -> _Fields:
-    per_reach = _FIELDS.setdefault(s, {})
-    found = per_reach.get(reach)
+def _fields(s: Scenario) -> _Fields:
+    found = _FIELDS.get(s)
     if found is None:
-        found = per_reach[reach] = _Fields(s)
+        found = _FIELDS[s] = _Fields(s)
     return found
 
 
@@ -386,11 +388,11 @@ def _held(p: Position, side: Side) -> frozenset[str]:
 def town_field(p: Position, side: Side) -> Mapping[Hex, float]:
     """How strongly each hex pulls ``side``'s units: enemy-held towns by their VP, fading with
     distance."""
-    return _fields(p.scenario, TOWN_REACH).field(_held(p, side), False, TOWN_REACH)
+    return _fields(p.scenario).field(_held(p, side), False, TOWN_REACH)
 
 
 def own_field(p: Position, side: Side) -> Mapping[Hex, float]:
-    return _fields(p.scenario, TOWN_REACH).field(_held(p, side), True, OWN_REACH)
+    return _fields(p.scenario).field(_held(p, side), True, OWN_REACH)
 
 
 _LIMITS: WeakKeyDictionary[Scenario, dict[Hex, int]] = WeakKeyDictionary()

@@ -283,12 +283,15 @@ def _may_exploit(game: Game, uid: str) -> bool:
     return uid in _state(game)["effects"].get("exploit", {})
 
 
+MOVE_EFFECTS = ("infiltrate", "forced_march", "engineers", "roadblock", "exploit")
+
+
 def _effects_key(game: Game) -> Hashable:
     """All that :func:`_move_options` and :func:`_may_exploit` read besides the unit: the chit
     effects of the phase and the bridges blown this turn (the game caches reach under it)."""
     state = game.flow.extra.get("chits")
-    effects = repr(state["effects"]) if state else ""
-    return effects, tuple(game.flow.turn_extra.get("blown_bridges", ()))
+    effects = state["effects"] if state else {}
+    return tuple(repr(effects.get(k)) for k in MOVE_EFFECTS), tuple(game.flow.turn_extra.get("blown_bridges", ()))
 
 
 # -- windows for the player who is not acting ---------------------------------------------------

@@ -11,6 +11,7 @@ import math
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import NamedTuple
 from weakref import WeakKeyDictionary
 
 from cheren.hexes import Hex, Hexside
@@ -126,8 +127,10 @@ def immobile_reason(position: Position, unit_id: str) -> tuple[str, str] | None:
 
 
 # -- reach ----------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Reach:
+class Reach(NamedTuple):
+    """One reachable hex.  A named tuple rather than a dataclass: a search makes dozens of them
+    and a game tens of thousands, so their construction cost shows."""
+
     hex: Hex
     ticks: int
     scale: int
