@@ -312,7 +312,9 @@ class Game:
             return Refusal(("9.0",), "a move needs at least one hex")
         return self._path_refusal(uid, action.path)
 
-    def _phase_mover_refusal(self, uid: str) -> Refusal | None:
+    def _phase_mover_refusal(self, uid: str, allowance: bool = True) -> Refusal | None:
+        """Why the unit may not move in this phase (``allowance`` False: leave the reaction
+        allowance of 10.0 aside, see :meth:`_allowance_refusal`)."""
         p = self.position
         d = self.scenario.units[uid]
         unit = p.units[uid]
@@ -321,22 +323,29 @@ class Game:
                 marker = "Low" if unit.supply is Supply.LOW else "No"
                 return Refusal(("10.0", "12.5"), f"{d.name} has a {marker} supply marker and may not react")
             assert unit.hex is not None
-            enemy = unit.side.enemy
+            enemy_hexes = p.occupied(unit.side.enemy)
             for n in unit.hex.neighbours():
-                if any(p.units[o].side is enemy for o in p.units_at(n)):
+                if n in enemy_hexes:
                     return Refusal(("10.0",), f"{d.name} is adjacent to an enemy unit in {n.label} and may not react")
-            limit = self.flow.extra.get("reaction_limit", REACTION_LIMIT)
-            if self.flow.reaction_used + d.stack > limit:
-                return Refusal(
-                    ("10.0",),
-                    f"reaction may move units with a total stacking value of {limit}; "
-                    f"{self.flow.reaction_used} used, {d.name} adds {d.stack}",
-                )
+            if allowance:
+                return self._allowance_refusal(uid)
         if self.phase is Phase.EXPLOITATION:
             if not d.type.may_exploit and not any(grant(self, uid) for grant in EXPLOIT_GRANTS):
                 return Refusal(("13.0",), f"{d.name} ({d.type.name}) does not move in the Exploitation phase")
             if unit.supply is not None:
                 return Refusal(("13.0", "12.5"), f"{d.name} has a Low/No supply marker and may not exploit")
+        return None
+
+    def _allowance_refusal(self, uid: str) -> Refusal | None:
+        """10.0: the reacting side moves units of a total stacking value of 3 at most."""
+        d = self.scenario.units[uid]
+        limit = self.flow.extra.get("reaction_limit", REACTION_LIMIT)
+        if self.flow.reaction_used + d.stack > limit:
+            return Refusal(
+                ("10.0",),
+                f"reaction may move units with a total stacking value of {limit}; "
+                f"{self.flow.reaction_used} used, {d.name} adds {d.stack}",
+            )
         return None
 
     def _path_refusal(self, uid: str, path: tuple[Hex, ...]) -> Refusal | None:
@@ -351,10 +360,10 @@ class Game:
                 return Refusal(("9.0",), f"the path jumps from {previous.label} to {hex_text(h)}: move hex by hex")
             previous = h
         target = path[-1]
-        if target not in reach.reach:
+        best = reach.get(target)
+        if best is None:
             why = explain_move(p, uid, target, self._move_options(uid))
             return Refusal(rules_cited(why), why)
-        best = reach.reach[target]
         if best.path == path:
             return None
         # A path other than the cheapest: walk it and check every step.
@@ -401,7 +410,7 @@ class Game:
         unit = p.units[uid]
         d = self.scenario.units[uid]
         reach = self._reach(uid)
-        r = reach.reach.get(action.to)
+        r = reach.get(action.to)
         if r is not None and r.path == action.path:
             cost = r.cost
         else:
@@ -617,29 +626,27 @@ class Game:
                 out.append(uid)
         return out
 
-    def _may_move(self, uid: str) -> bool:
-        return self._phase_mover_refusal(uid) is None and immobile_reason(self.position, uid) is None
+    def _may_move(self, uid: str, allowance: bool = True) -> bool:
+        return self._phase_mover_refusal(uid, allowance) is None and immobile_reason(self.position, uid) is None
 
     def _all_moves(self) -> list[Action]:
         """Every legal move of the acting side, in the order of the units.
 
         Kept for the phase: whether a unit may move and where depends only on the unit itself,
-        the enemy's units, released garrisons, the reaction allowance and the chits in force, so
-        the moves of a unit are kept under its change stamp and thrown away when any of the rest
-        changes.  After one unit moves, the next call rebuilds nothing."""
+        the enemy's units, released garrisons and the chits in force (and, in reaction, on the
+        allowance used, checked apart), so the moves of a unit are kept under its change stamp
+        and thrown away when any of the rest changes.  After one unit moves, the next call
+        rebuilds nothing."""
         p = self.position
         self._phase_caches()
         actor = self.moment.acting
         hooks = hooks_key(self)
-        flow = self.flow
-        context = (
-            p.turn, p.side, p.phase, p.stamp(actor.enemy), frozenset(p.released), flow.reaction_used,
-            flow.extra.get("reaction_limit", REACTION_LIMIT), hooks,
-        )
+        context = (p.stamp(actor.enemy), frozenset(p.released), hooks)
         if hooks is None or not self.caching or self._phase_moves[0] != context:
             self._phase_moves = (context, {})
         kept = self._phase_moves[1]
-        moved = flow.moved
+        moved = self.flow.moved
+        reaction = self.phase is Phase.REACTION
         out: list[Action] = []
         for uid, unit in p.units.items():
             if unit.side is not actor or unit.status is not Status.MAP or uid in moved:
@@ -647,8 +654,9 @@ class Game:
             stamp = p.unit_stamp(uid)
             entry = kept.get(uid)
             if entry is None or entry[0] != stamp:
-                entry = kept[uid] = (stamp, self._moves(uid) if self._may_move(uid) else [])
-            out += entry[1]
+                entry = kept[uid] = (stamp, self._moves(uid) if self._may_move(uid, allowance=False) else [])
+            if entry[1] and (not reaction or self._allowance_refusal(uid) is None):
+                out += entry[1]
         return out
 
     def _moves(self, uid: str) -> list[Action]:
@@ -656,7 +664,7 @@ class Game:
         reach = self._reach(uid)
         moves = self._moves_cache.get(id(reach))
         if moves is None or moves[0] is not reach:
-            moves = (reach, [Move(uid, r.path) for _, r in sorted(reach.reach.items())])
+            moves = (reach, [Move(uid, path) for _, path in reach.targets()])
             if len(self._moves_cache) > 4096:
                 self._moves_cache.clear()
             self._moves_cache[id(reach)] = moves

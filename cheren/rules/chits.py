@@ -291,7 +291,8 @@ def _effects_key(game: Game) -> Hashable:
     effects of the phase and the bridges blown this turn (the game caches reach under it)."""
     state = game.flow.extra.get("chits")
     effects = state["effects"] if state else {}
-    return tuple(repr(effects.get(k)) for k in MOVE_EFFECTS), tuple(game.flow.turn_extra.get("blown_bridges", ()))
+    moving = tuple(repr(effects[k]) for k in MOVE_EFFECTS if k in effects)
+    return moving, tuple(game.flow.turn_extra.get("blown_bridges", ()))
 
 
 # -- windows for the player who is not acting ---------------------------------------------------

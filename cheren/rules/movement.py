@@ -73,8 +73,13 @@ def _build_graph(s: Scenario) -> MoveGraph:
         costs.append(road_cost)
     scale = _ticks_scale(costs)
 
+    known: dict[float, int] = {}
+
     def ticks(mp: float) -> int:
-        return round(Fraction(mp).limit_denominator(1000) * scale)
+        found = known.get(mp)
+        if found is None:  # a terrain key has a handful of costs; thousands of hexsides share them
+            found = known[mp] = round(Fraction(mp).limit_denominator(1000) * scale)
+        return found
 
     # A hex "has a road" if any road hexside touches it; following a track onto such a hex
     # pays the road cost (9.0: "from track onto road").
@@ -174,18 +179,62 @@ def edge_cost(graph: MoveGraph, here: Hex, e: Edge, opts: MoveOptions) -> int:
     return cost
 
 
-@dataclass
 class ReachMap:
-    unit_id: str
-    start: Hex
-    mp: Fraction
-    reach: dict[Hex, Reach]
+    """Where one unit can go this phase: ``reach`` maps every hex it can end its move in to a
+    :class:`Reach` (cost, cheapest path, whether it must stop there).
+
+    The search hands over its own tables and the :class:`Reach` values are made only when
+    ``reach`` is first read: the game lists moves straight from the paths (:meth:`targets`)
+    and asks about one hex at a time (:meth:`get`), so most maps never need them."""
+
+    __slots__ = ("_reach", "_search", "mp", "start", "unit_id")
+
+    def __init__(
+        self, unit_id: str, start: Hex, mp: Fraction, reach: dict[Hex, Reach] | None = None,
+        search: _Search | None = None,
+    ) -> None:
+        self.unit_id = unit_id
+        self.start = start
+        self.mp = mp
+        self._reach = reach if reach is not None or search is not None else {}
+        self._search = search
+
+    @property
+    def reach(self) -> dict[Hex, Reach]:
+        if self._reach is None:
+            assert self._search is not None
+            self._reach = self._search.all()
+        return self._reach
+
+    def get(self, h: Hex) -> Reach | None:
+        """The unit's way to ``h``, or None if it cannot end its move there."""
+        if self._reach is None and self._search is not None:
+            return self._search.get(h)
+        return self.reach.get(h)
+
+    def targets(self) -> list[tuple[Hex, tuple[Hex, ...]]]:
+        """Every hex the unit can reach with its cheapest path, in hex order."""
+        if self._reach is None and self._search is not None:
+            return self._search.targets()
+        return [(h, r.path) for h, r in sorted(self.reach.items())]
 
     def __contains__(self, h: object) -> bool:
+        if self._reach is None and self._search is not None:
+            return isinstance(h, Hex) and self._search.get(h) is not None
         return h in self.reach
 
     def hexes(self) -> list[Hex]:
         return sorted(self.reach)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ReachMap):
+            return NotImplemented
+        return (self.unit_id, self.start, self.mp, self.reach) == (other.unit_id, other.start, other.mp, other.reach)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"ReachMap(unit_id={self.unit_id!r}, start={self.start!r}, mp={self.mp!r}, reach={self.reach!r})"
 
 
 def reachable(
@@ -224,11 +273,12 @@ def reachable(
     no_mountain = not d.type.may_enter_mountain
     net = _network(s, graph)
     plain = not (opts.ignore_rivers or opts.no_road or opts.blown_bridges)
+    mp = Fraction(budget, graph.scale)
     if plain and net.positive and start in net.index:
-        reach = _reach_on_network(net, graph.scale, start, budget, no_mountain, zoc, occupied_by_enemy, opts.stop_at)
-    else:
-        reach = _reach_with_options(graph, start, budget, no_mountain, zoc, occupied_by_enemy, opts)
-    return ReachMap(unit_id, start, Fraction(budget, graph.scale), reach)
+        search = _search_network(net, graph.scale, start, budget, no_mountain, zoc, occupied_by_enemy, opts.stop_at)
+        return ReachMap(unit_id, start, mp, search=search)
+    reach = _reach_with_options(graph, start, budget, no_mountain, zoc, occupied_by_enemy, opts)
+    return ReachMap(unit_id, start, mp, reach)
 
 
 _NO_ZOC: dict[Hex, Zoc] = {}
@@ -303,7 +353,37 @@ def _network(s: Scenario, graph: MoveGraph) -> _Network:
     return net
 
 
-def _reach_on_network(
+class _Search:
+    """What one bucket search found, kept as its own tables (see :class:`ReachMap`)."""
+
+    __slots__ = ("best", "found", "hexes", "index", "limit", "origin", "paths", "scale", "stop")
+
+    def __init__(
+        self, net: _Network, scale: int, origin: int, limit: int, best: list[int], found: list[int],
+        paths: dict[int, tuple[Hex, ...]], stop: list[bool],
+    ) -> None:
+        self.hexes, self.index = net.hexes, net.index
+        self.scale, self.origin, self.limit = scale, origin, limit
+        self.best, self.found, self.paths, self.stop = best, found, paths, stop
+
+    def _reach(self, j: int) -> Reach:
+        return Reach(self.hexes[j], self.best[j], self.scale, self.paths[j], self.stop[j])
+
+    def get(self, h: Hex) -> Reach | None:
+        j = self.index.get(h)
+        if j is None or j == self.origin or self.best[j] >= self.limit:
+            return None
+        return self._reach(j)
+
+    def all(self) -> dict[Hex, Reach]:
+        return {self.hexes[j]: self._reach(j) for j in self.found}  # in the order first reached
+
+    def targets(self) -> list[tuple[Hex, tuple[Hex, ...]]]:
+        hexes, paths = self.hexes, self.paths
+        return [(hexes[j], paths[j]) for j in sorted(self.found)]  # numbered in hex order
+
+
+def _search_network(
     net: _Network,
     scale: int,
     start: Hex,
@@ -312,7 +392,7 @@ def _reach_on_network(
     zoc: dict[Hex, Zoc],
     occupied: AbstractSet[Hex],
     stop_at: frozenset[Hex],
-) -> dict[Hex, Reach]:
+) -> _Search:
     """Dijkstra with one bucket per tick (costs are small whole numbers).  Each bucket is taken
     in hex order, which is the order a heap of (cost, hex) pops in, so paths and ties come out
     exactly as :func:`_reach_with_options` finds them."""
@@ -351,7 +431,21 @@ def _reach_on_network(
     paths: dict[int, tuple[Hex, ...]] = {origin: ()}
     for h in done[1:]:
         paths[h] = (*paths[parent[h]], hexes[h])
-    return {hexes[j]: Reach(hexes[j], best[j], scale, paths[j], stop[j]) for j in found}
+    return _Search(net, scale, origin, limit, best, found, paths, stop)
+
+
+def _reach_on_network(
+    net: _Network,
+    scale: int,
+    start: Hex,
+    budget: int,
+    no_mountain: bool,
+    zoc: dict[Hex, Zoc],
+    occupied: AbstractSet[Hex],
+    stop_at: frozenset[Hex],
+) -> dict[Hex, Reach]:
+    """The bucket search's answer as :func:`_reach_with_options` gives it."""
+    return _search_network(net, scale, start, budget, no_mountain, zoc, occupied, stop_at).all()
 
 
 def _reach_with_options(
