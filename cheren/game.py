@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any, NamedTuple
 
 from cheren.actions import (
@@ -45,7 +46,7 @@ from cheren.hexes import Hex
 from cheren.rules import control, garrisons, plugins, reinforcement, stacking
 from cheren.rules.movement import MoveOptions, ReachMap, explain_move, immobile_reason, reachable
 from cheren.rules.retreat import retreat_options
-from cheren.rules.zoc import zoc_map
+from cheren.rules.zoc import Zoc, zoc_map
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Phase, Side
 from cheren.sequence import PHASE_RULES, PHASE_TITLES, Moment, next_moment
@@ -351,7 +352,6 @@ class Game:
     def _path_refusal(self, uid: str, path: tuple[Hex, ...]) -> Refusal | None:
         p = self.position
         d = self.scenario.units[uid]
-        reach = self._reach(uid)
         start = p.units[uid].hex
         assert start is not None
         previous = start
@@ -359,6 +359,10 @@ class Game:
             if not previous.is_adjacent(h):
                 return Refusal(("9.0",), f"the path jumps from {previous.label} to {hex_text(h)}: move hex by hex")
             previous = h
+        known = self._known_reach(uid)
+        if known is None and self._walked(uid, path) is not None:
+            return None  # walked hex by hex and within the unit's MP: no need for its whole reach
+        reach = known if known is not None else self._reach(uid)
         target = path[-1]
         best = reach.get(target)
         if best is None:
@@ -409,12 +413,15 @@ class Game:
         uid = action.unit
         unit = p.units[uid]
         d = self.scenario.units[uid]
-        reach = self._reach(uid)
-        r = reach.get(action.to)
+        reach = self._known_reach(uid)
+        r = reach.get(action.to) if reach is not None else None
         if r is not None and r.path == action.path:
-            cost = r.cost
+            cost, stops = r.cost, r.stops
         else:
-            cost = _walk_cost(p, uid, action.path, self._move_options(uid))[0]
+            options = self._move_options(uid)
+            cost = _walk_cost(p, uid, action.path, options)[0]
+            hard = not options.ignore_zoc and zoc_map(p, unit.side.enemy).get(action.to) is Zoc.HARD
+            stops = hard or action.to in options.stop_at
         start = unit.hex
         assert start is not None
         unit.hex = action.to
@@ -422,7 +429,7 @@ class Game:
         control.enter_hexes(self, unit.side, action.path)
         if self.phase is Phase.REACTION:
             self.flow.reaction_used += d.stack
-        stop = " and stops in a hard enemy ZoC (4.0)" if r is not None and r.stops else ""
+        stop = " and stops in a hard enemy ZoC (4.0)" if stops else ""
         self._events.append(f"{d.name} moves {start.label} -> {action.to.label} for {mp_text(cost)} MP{stop}")
 
     # -- decisions ---------------------------------------------------------------------------
@@ -675,22 +682,44 @@ class Game:
         unit itself, released garrisons or its chit options change, and the key holds exactly
         those (the units by their change stamps), so a stale entry can never be returned (undo
         and replay included)."""
-        p = self.position
-        self._phase_caches()
-        unit = p.units[uid]
-        options = self._move_options(uid)
-        enemy = unit.side.enemy
-        key = (
-            uid, p.unit_stamp(uid), p.stamp(enemy), frozenset(p.released), options.extra_mp, options.ignore_zoc,
-            options.ignore_rivers, options.stop_at, options.no_road, options.blown_bridges,
-        )
+        key, options = self._reach_key(uid)
         cached = self._reach_cache.get(key) if self.caching else None
         if cached is None:
+            p = self.position
+            enemy = p.units[uid].side.enemy
             cached = reachable(p, uid, options, zoc=zoc_map(p, enemy), enemy_hexes=p.occupied(enemy))
             if len(self._reach_cache) > 4096:
                 self._reach_cache.clear()
             self._reach_cache[key] = cached
         return cached
+
+    def _reach_key(self, uid: str) -> tuple[tuple[Any, ...], MoveOptions]:
+        p = self.position
+        self._phase_caches()
+        options = self._move_options(uid)
+        key = (
+            uid, p.unit_stamp(uid), p.stamp(p.units[uid].side.enemy), frozenset(p.released), options.extra_mp,
+            options.ignore_zoc, options.ignore_rivers, options.stop_at, options.no_road, options.blown_bridges,
+        )
+        return key, options
+
+    def _known_reach(self, uid: str) -> ReachMap | None:
+        """The unit's reach if it is in the cache (a bot or the app listed the moves)."""
+        return self._reach_cache.get(self._reach_key(uid)[0]) if self.caching else None
+
+    def _walked(self, uid: str, path: tuple[Hex, ...]) -> Fraction | None:
+        """The cost of ``path`` when walking it hex by hex shows it legal and within the unit's
+        MP, else None (then the unit's reach decides, and explains).  A path back through the
+        start hex is always left to the reach: a move never ends where it began (9.0)."""
+        p = self.position
+        if p.units[uid].hex in path:
+            return None
+        options = self._move_options(uid)
+        walked = _walk_cost(p, uid, path, options)
+        cost: Fraction = walked[0]
+        if walked[1] is not None or cost > p.movement(uid) + options.extra_mp:
+            return None
+        return cost
 
     def _phase_caches(self) -> None:
         """The caches hold one phase: the stamps in their keys are never seen again once the units

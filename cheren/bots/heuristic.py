@@ -242,7 +242,7 @@ class HeuristicBot:
         near_enemy = {n for h in enemy_near for n in s.adjacent[h]}  # map hexes next to an enemy unit
         stacks = p.stacks()
         ours = {h: sum(s.units[u].stack for u in ids if p.units[u].side is side) for h, ids in stacks.items()}
-        limits = stack_limits(s)
+        limits = s.stack_limits
         towns = s.towns_by_hex
         units: dict[str, tuple[Hex, int, float]] = {}  # start, strength, stacking score for leaving
         best: tuple[float, Move] | None = None
@@ -394,13 +394,3 @@ def town_field(p: Position, side: Side) -> Mapping[Hex, float]:
 def own_field(p: Position, side: Side) -> Mapping[Hex, float]:
     return _fields(p.scenario).field(_held(p, side), True, OWN_REACH)
 
-
-_LIMITS: WeakKeyDictionary[Scenario, dict[Hex, int]] = WeakKeyDictionary()
-
-
-def stack_limits(s: Scenario) -> dict[Hex, int]:
-    """Every hex's stacking limit (3.0), read once per scenario."""
-    found = _LIMITS.get(s)
-    if found is None:
-        found = _LIMITS[s] = {h: info.stack_limit for h, info in s.hexes.items()}
-    return found

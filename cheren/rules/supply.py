@@ -713,7 +713,7 @@ def town_control_changes(
     as if it were a unit (its own hex not counted); all towns are judged on the same position
     and change together."""
     s = position.scenario
-    ctx = contexts or {side: supply_context(position, side) for side in Side}
+    ctx = dict(contexts) if contexts else {}
     occupied = {u.hex for u in position.units.values() if u.status is Status.MAP and u.hex is not None}
     out: list[ControlChange] = []
     for name in sorted(s.towns):
@@ -721,7 +721,14 @@ def town_control_changes(
         if h in occupied:
             continue
         owner = position.controller(name)
-        italian, allied = (_trace(ctx[side], h, explain, None, name) for side in (Side.ITALIAN, Side.ALLIED))
+        if Side.ITALIAN not in ctx:
+            ctx[Side.ITALIAN] = supply_context(position, Side.ITALIAN)
+        italian = _trace(ctx[Side.ITALIAN], h, explain, None, name)
+        if italian.supplied is (owner is Side.ITALIAN):
+            continue  # Italian supply alone already keeps the town where it is
+        if Side.ALLIED not in ctx:
+            ctx[Side.ALLIED] = supply_context(position, Side.ALLIED)
+        allied = _trace(ctx[Side.ALLIED], h, explain, None, name)
         if owner is Side.ITALIAN and not italian.supplied and allied.supplied:
             out.append(ControlChange(name, h, s.towns[name].vp, owner, Side.ALLIED, italian, allied))
         elif owner is Side.ALLIED and italian.supplied and not allied.supplied:

@@ -243,6 +243,11 @@ class Scenario:
         return self._areas.get(key, frozenset())
 
     @cached_property
+    def stack_limits(self) -> dict[Hex, int]:
+        """Every hex's stacking limit (3.0, 3.1), read once: the rules and bots ask constantly."""
+        return {h: info.stack_limit for h, info in self.hexes.items()}
+
+    @cached_property
     def _areas(self) -> dict[str, frozenset[Hex]]:
         # 6.0 asks for a garrison's area at the end of every phase: grouped once
         areas: dict[str, set[Hex]] = {}
