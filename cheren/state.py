@@ -81,6 +81,20 @@ class UnitState:
         else:
             tracker.change(self, name, value)
 
+    def _clone(self, tracker: _Tracker) -> UnitState:
+        """The same unit for another position (see ``Position.copy``)."""
+        put = object.__setattr__
+        new = _new_unit(UnitState)
+        put(new, "_tracker", tracker)
+        put(new, "id", self.id)
+        put(new, "side", self.side)
+        put(new, "status", self.status)
+        put(new, "hex", self.hex)
+        put(new, "steps_lost", self.steps_lost)
+        put(new, "supply", self.supply)
+        put(new, "defected", self.defected)
+        return new
+
     def __reduce__(self) -> tuple[Any, ...]:
         # copy, deepcopy and pickle give a unit of no position (never one wired to this one's)
         return (UnitState, (self.id, self.side, self.status, self.hex, self.steps_lost, self.supply, self.defected))
@@ -88,6 +102,9 @@ class UnitState:
     @property
     def on_map(self) -> bool:
         return self.status is Status.MAP
+
+
+_new_unit = object.__new__
 
 
 class _Tracker:
@@ -116,6 +133,17 @@ class _Tracker:
         self.occupied: dict[Side, tuple[int, frozenset[Hex]]] = {}
         for u in units.values():
             object.__setattr__(u, "_tracker", self)
+
+    def copy(self) -> _Tracker:
+        """The same index and stamps for a copy of the units (the same units: the same stamps)."""
+        out = _Tracker.__new__(_Tracker)
+        out.order = dict(self.order)
+        out.at = {h: list(ids) for h, ids in self.at.items()}
+        out.unit_stamps = dict(self.unit_stamps)
+        out.side_stamps = dict(self.side_stamps)
+        out.journal = None
+        out.occupied = dict(self.occupied)
+        return out
 
     def change(self, unit: UnitState, name: str, value: Any) -> None:
         old = getattr(unit, name)
@@ -238,25 +266,18 @@ class Position:
     def copy(self) -> Position:
         """An independent copy that shares the (immutable) scenario.  Written out by hand:
         undo snapshots and bots copy positions often, and deepcopy is slow."""
-        out = Position(
-            scenario=self.scenario,
-            units={
-                uid: UnitState(u.id, u.side, u.status, u.hex, u.steps_lost, u.supply, u.defected)
-                for uid, u in self.units.items()
-            },
-            dice=self.dice.copy(),
-            turn=self.turn,
-            side=self.side,
-            phase=self.phase,
-            allied_control=set(self.allied_control),
-            released=set(self.released),
-            chits=self.chits.copy(),
-            postponed=set(self.postponed),
-            delayed=set(self.delayed),
-        )
-        # the same units as this position: the same stamps hold
-        out._tracker.side_stamps = dict(self._tracker.side_stamps)
-        out._tracker.unit_stamps = dict(self._tracker.unit_stamps)
+        out = Position.__new__(Position)
+        tracker = self._tracker.copy()
+        out.scenario = self.scenario
+        out.units = {uid: u._clone(tracker) for uid, u in self.units.items()}
+        out.dice = self.dice.copy()
+        out.turn, out.side, out.phase = self.turn, self.side, self.phase
+        out.allied_control = set(self.allied_control)
+        out.released = set(self.released)
+        out.chits = self.chits.copy()
+        out.postponed = set(self.postponed)
+        out.delayed = set(self.delayed)
+        out._tracker = tracker
         return out
 
     # -- change tracking, for undo and caches --------------------------------------------------
@@ -427,3 +448,4 @@ def _label(h: Hex) -> str:
         return h.label
     except ValueError:
         return str(tuple(h))
+

@@ -95,3 +95,37 @@ def test_a_flow_copy_is_deep_and_equal() -> None:
     twin.extra["combat"]["attacks"]["0101"].append("b")
     twin.moved.add("b")
     assert flow.extra["combat"]["attacks"]["0101"] == ["a"] and flow.moved == {"a"}
+
+
+def test_cached_zoc_and_supply_maps_agree_with_fresh_ones_through_play() -> None:
+    from cheren.rules.supply import supplied_hexes, supply_context
+    from cheren.rules.zoc import _zoc_map, zoc_map
+
+    game = Game(load_scenario(), seed=13)
+    rng = random.Random(13)
+    for step in range(300):
+        if step % 5 == 0:
+            p = game.position
+            for side in Side:
+                assert zoc_map(p, side) == _zoc_map(p, side)
+                assert supplied_hexes(p, side) == supplied_hexes(p, side, context=supply_context(p, side))
+        if step % 11 == 5 and game.can_undo():
+            game.undo()
+            continue
+        actions = game.legal_actions()
+        game.apply(rng.choices(actions, [1 if isinstance(a, EndPhase) else 3 for a in actions])[0])
+
+
+def test_a_copy_has_every_field_and_shares_nothing_it_could_change() -> None:
+    import dataclasses
+
+    p = Game(load_scenario(), seed=4).position
+    twin = p.copy()
+    for f in dataclasses.fields(Position):  # a field added to Position must be copied too
+        mine, theirs = getattr(p, f.name), getattr(twin, f.name)
+        assert mine == theirs, f.name
+        if f.name != "scenario" and not isinstance(mine, int | str):
+            assert mine is not theirs, f.name
+    uid, where = next((u, st.hex) for u, st in twin.units.items() if st.hex is not None)
+    twin.remove(uid)
+    assert p.units[uid].on_map and uid in p.units_at(where) and uid not in twin.units_at(where)

@@ -243,40 +243,46 @@ class HeuristicBot:
         stacks = p.stacks()
         ours = {h: sum(s.units[u].stack for u in ids if p.units[u].side is side) for h, ids in stacks.items()}
         limits = s.stack_limits
-        towns = s.towns_by_hex
-        units: dict[str, tuple[Hex, int, float]] = {}  # start, strength, stacking score for leaving
+        # enemy-held towns: taking one is worth 2 plus its VP
+        prizes = {h: 2.0 + town.vp for h, town in s.towns_by_hex.items() if p.controller(town.name) is not side}
+        # per unit: start, field there, drawing supply there, stacking value, strength, marked,
+        # and the stacking score for leaving its hex
+        units: dict[str, tuple[Hex, float, bool, int, int, bool, float]] = {}
+        tie_break, random = self.tie_break, self.rng.random
         best: tuple[float, Move] | None = None
         for m in moves:
             unit = units.get(m.unit)
             if unit is None:
                 here = p.units[m.unit].hex
                 assert here is not None
-                unit = (here, p.strength(m.unit), 10.0 if ours.get(here, 0) > limits[here] else 0.0)
+                unit = (here, field.get(here, 0.0), here in supplied, s.units[m.unit].stack, p.strength(m.unit),
+                        p.units[m.unit].supply is not None, 10.0 if ours.get(here, 0) > limits[here] else 0.0)
                 units[m.unit] = unit
-            start = unit[0]
             to = m.path[-1]
             if reaction:
                 score = self._guard_score(p, side, m, enemy_near, stacks) - 0.5
             else:
-                score = field.get(to, 0.0) - field.get(start, 0.0)
-                town = towns.get(to)
-                if town is not None and p.controller(town.name) is not side:
-                    score += 2.0 + town.vp
-                if to not in supplied and start in supplied:
-                    score -= 3.0  # 12.4: out of supply means Low, then No and attrition
-                elif to in supplied and start not in supplied:
+                score = field.get(to, 0.0) - unit[1]
+                prize = prizes.get(to)
+                if prize is not None:
+                    score += prize
+                if unit[2]:
+                    if to not in supplied:
+                        score -= 3.0  # 12.4: out of supply means Low, then No and attrition
+                elif to in supplied:
                     # a marked unit that draws supply again sheds its marker (12.4) before 12.6 bites
-                    score += 3.0 if p.units[m.unit].supply is not None else 1.0
-                if to in near_enemy and unit[1] <= 1:
+                    score += 3.0 if unit[5] else 1.0
+                if unit[4] <= 1 and to in near_enemy:
                     score -= 1.0
             # 3.1 removes steps from every stack over its limit at the end of the phase, so
             # leaving an over-stacked hex is worth as much as entering one costs.
-            if ours.get(to, 0) + s.units[m.unit].stack > limits[to]:
+            if ours.get(to, 0) + unit[3] > limits[to]:
                 score += -10.0
             else:
-                score += unit[2]
-            if self.tie_break:
-                score += self.rng.uniform(-self.tie_break, self.tie_break)
+                score += unit[6]
+            if tie_break:
+                # random.uniform(-t, t) written out, so the same draw gives the same float
+                score += -tie_break + (tie_break - -tie_break) * random()
             if best is None or score > best[0]:
                 best = (score, m)
         assert best is not None

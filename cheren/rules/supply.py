@@ -640,12 +640,15 @@ def _supplied_hexes(position: Position, ctx: SupplyContext) -> dict[Hex, int]:
         if h in s.playable:
             out[h] = 0
     # States (first hex of the line, hill entered, ZoC entered) with the line's length.
+    zoc = ctx.zoc
+    # where neither the line may go (12.0 mountains, 12.1 see SupplyContext.open)
+    closed = mountains | ctx.enemy_hexes | ctx.enemy_towns.keys() | (zoc.keys() - ctx.friendly_hexes)
     seen: dict[tuple[Hex, bool, bool], int] = {}
     frontier: list[tuple[Hex, bool, bool]] = []
     for h in ctx.network:
         if h in mountains or h not in s.playable:
             continue
-        state = (h, h in hills, h in ctx.zoc)
+        state = (h, h in hills, h in zoc)
         if state not in seen:
             seen[state] = 1
             frontier.append(state)
@@ -653,16 +656,16 @@ def _supplied_hexes(position: Position, ctx: SupplyContext) -> dict[Hex, int]:
     while frontier:
         for h, _, _ in frontier:
             for origin in adjacent[h]:
-                if origin not in out or out[origin] > length:
-                    out[origin] = min(out.get(origin, length), length)
+                if origin not in out:  # lengths only grow: the first one found is the shortest
+                    out[origin] = length
         if length == MAX_LINE:
             break
         nxt = []
         for h, hill, inzoc in frontier:
             for p in adjacent[h]:
-                if p in mountains or not ctx.open(p):
+                if p in closed:
                     continue
-                nh, nz = hill or p in hills, inzoc or p in ctx.zoc
+                nh, nz = hill or p in hills, inzoc or p in zoc
                 if length + 1 > line_limit(nh, nz):
                     continue
                 state = (p, nh, nz)
