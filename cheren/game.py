@@ -9,7 +9,7 @@ replays the game exactly; undo and redo work on whole actions.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, NamedTuple
@@ -661,14 +661,14 @@ class Game:
             stamp = p.unit_stamp(uid)
             entry = kept.get(uid)
             if entry is None or entry[0] != stamp:
-                entry = kept[uid] = (stamp, self._moves(uid) if self._may_move(uid, allowance=False) else [])
+                entry = kept[uid] = (stamp, self._moves(uid, hooks) if self._may_move(uid, allowance=False) else [])
             if entry[1] and (not reaction or self._allowance_refusal(uid) is None):
                 out += entry[1]
         return out
 
-    def _moves(self, uid: str) -> list[Action]:
+    def _moves(self, uid: str, hooks: Hashable | None = None) -> list[Action]:
         """The unit's legal moves (one per reachable hex, cheapest path), cached with its reach."""
-        reach = self._reach(uid)
+        reach = self._reach(uid, hooks)
         moves = self._moves_cache.get(id(reach))
         if moves is None or moves[0] is not reach:
             moves = (reach, [Move(uid, path) for _, path in reach.targets()])
@@ -677,12 +677,12 @@ class Game:
             self._moves_cache[id(reach)] = moves
         return moves[1]
 
-    def _reach(self, uid: str) -> ReachMap:
+    def _reach(self, uid: str, hooks: Hashable | None = None) -> ReachMap:
         """The unit's reach, cached: within a phase it changes only when the enemy's units, the
         unit itself, released garrisons or its chit options change, and the key holds exactly
         those (the units by their change stamps), so a stale entry can never be returned (undo
         and replay included)."""
-        key, options = self._reach_key(uid)
+        key, options = self._reach_key(uid, hooks)
         cached = self._reach_cache.get(key) if self.caching else None
         if cached is None:
             p = self.position
@@ -693,10 +693,12 @@ class Game:
             self._reach_cache[key] = cached
         return cached
 
-    def _reach_key(self, uid: str) -> tuple[tuple[Any, ...], MoveOptions]:
+    def _reach_key(self, uid: str, hooks: Hashable | None = None) -> tuple[tuple[Any, ...], MoveOptions]:
+        """The reach cache's key for the unit, and its options (``hooks``: the hooks' key if the
+        caller has it already)."""
         p = self.position
         self._phase_caches()
-        options = self._move_options(uid)
+        options = self._move_options(uid, hooks)
         key = (
             uid, p.unit_stamp(uid), p.stamp(p.units[uid].side.enemy), frozenset(p.released), options.extra_mp,
             options.ignore_zoc, options.ignore_rivers, options.stop_at, options.no_road, options.blown_bridges,
@@ -748,9 +750,10 @@ class Game:
     def has_moved(self, uid: str) -> bool:
         return uid in self.flow.moved
 
-    def _move_options(self, uid: str) -> MoveOptions:
+    def _move_options(self, uid: str, hooks: Hashable | None = None) -> MoveOptions:
         """The unit's options (shared: never change them), kept under the hooks' key."""
-        hooks = hooks_key(self)
+        if hooks is None:
+            hooks = hooks_key(self)
         key = (uid, self.position.units[uid].side, hooks)
         options = self._options_cache.get(key) if hooks is not None and self.caching else None
         if options is None:
