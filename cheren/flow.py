@@ -23,6 +23,8 @@ from fractions import Fraction
 from types import BuiltinFunctionType, FunctionType
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel
+
 from cheren.actions import Action
 from cheren.hexes import Hex
 from cheren.scenario.models import Phase, Side
@@ -155,7 +157,16 @@ def _copy_value(value: Any, memo: dict[int, Any]) -> Any:
             return tuple(items)
     if isinstance(value, Decision | Task):
         return _copy_item(value, memo)
-    return copy.deepcopy(value, memo)  # the rule areas' own state objects (combat)
+    if isinstance(value, BaseModel) and value.model_config.get("frozen"):
+        return value  # scenario data (a combat result): frozen
+    kind_params = getattr(kind, "__dataclass_params__", None)
+    if kind_params is not None and not kind_params.frozen and hasattr(value, "__dict__"):
+        # the rule areas' own state objects (combat's): the same object, each field copied
+        out = object.__new__(kind)
+        memo[id(value)] = out
+        out.__dict__.update({k: _copy_value(v, memo) for k, v in value.__dict__.items()})
+        return out
+    return copy.deepcopy(value, memo)
 
 
 def _copy_item(item: Decision | Task, memo: dict[int, Any]) -> Decision | Task:

@@ -112,6 +112,7 @@ class Game:
         self._options_cache: dict[tuple[Any, ...], MoveOptions] = {}
         self._cache_moment: tuple[Any, ...] = ()
         self.caching = True  # False: work out every reach and move afresh (tests compare the two)
+        self._last_walk: tuple[Any, ...] | None = None
         self._phase_moves: tuple[Any, dict[str, tuple[int, list[Action]]]] = (None, {})
         self._start_phase()
         self._run_queue()
@@ -413,14 +414,23 @@ class Game:
         uid = action.unit
         unit = p.units[uid]
         d = self.scenario.units[uid]
-        reach = self._known_reach(uid)
-        r = reach.get(action.to) if reach is not None else None
+        walk, self._last_walk = self._last_walk, None
+        enemy = unit.side.enemy
+        if walk is not None and walk[:4] != (uid, action.path, p.unit_stamp(uid), p.stamp(enemy)):
+            walk = None  # kept for another move or another position
+        r = None
+        if walk is None:
+            reach = self._known_reach(uid)
+            r = reach.get(action.to) if reach is not None else None
         if r is not None and r.path == action.path:
             cost, stops = r.cost, r.stops
         else:
-            options = self._move_options(uid)
-            cost = _walk_cost(p, uid, action.path, options)[0]
-            hard = not options.ignore_zoc and zoc_map(p, unit.side.enemy).get(action.to) is Zoc.HARD
+            if walk is not None:
+                cost, options = walk[4], walk[5]
+            else:
+                options = self._move_options(uid)
+                cost = _walk_cost(p, uid, action.path, options)[0]
+            hard = not options.ignore_zoc and zoc_map(p, enemy).get(action.to) is Zoc.HARD
             stops = hard or action.to in options.stop_at
         start = unit.hex
         assert start is not None
@@ -721,6 +731,8 @@ class Game:
         cost: Fraction = walked[0]
         if walked[1] is not None or cost > p.movement(uid) + options.extra_mp:
             return None
+        # the move that follows this check needs the same walk: keep it for this very position
+        self._last_walk = (uid, path, p.unit_stamp(uid), p.stamp(p.units[uid].side.enemy), cost, options)
         return cost
 
     def _phase_caches(self) -> None:

@@ -97,6 +97,20 @@ def test_a_flow_copy_is_deep_and_equal() -> None:
     assert flow.extra["combat"]["attacks"]["0101"] == ["a"] and flow.moved == {"a"}
 
 
+def test_a_flow_copy_copies_the_combat_state_it_holds() -> None:
+    from cheren.rules.combat_resolution import Assembly, CombatState
+
+    state = CombatState(assemblies={Hex(3, 3): Assembly(Hex(3, 3), ["a"])}, attacked={"a"})
+    flow = Flow(extra={"combat": {"state": state, "attacks": {"0404": ["a"]}}})
+    twin = flow.copy()
+    assert twin == copy.deepcopy(flow)
+    copied = twin.extra["combat"]["state"]
+    assert isinstance(copied, CombatState) and copied is not state
+    copied.assemblies[Hex(3, 3)].units.append("b")
+    copied.attacked.add("b")
+    assert state.assemblies[Hex(3, 3)].units == ["a"] and state.attacked == {"a"}
+
+
 def test_cached_zoc_and_supply_maps_agree_with_fresh_ones_through_play() -> None:
     from cheren.rules.supply import supplied_hexes, supply_context
     from cheren.rules.zoc import _zoc_map, zoc_map
