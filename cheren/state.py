@@ -255,6 +255,20 @@ class Position:
         # not a dataclass field: it is derived from the units, never compared, saved or shown
         self._tracker: _Tracker = _Tracker(self.units)
 
+    # copy.copy, copy.deepcopy and pickle give a position with its own units and tracker
+    def __copy__(self) -> Position:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Position:
+        return self.copy()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "_tracker"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.__post_init__()
+
     # -- construction --------------------------------------------------------------------
     @classmethod
     def empty(cls, scenario: Scenario, seed: int = 0) -> Position:

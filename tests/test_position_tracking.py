@@ -143,3 +143,13 @@ def test_a_copy_has_every_field_and_shares_nothing_it_could_change() -> None:
     uid, where = next((u, st.hex) for u, st in twin.units.items() if st.hex is not None)
     twin.remove(uid)
     assert p.units[uid].on_map and uid in p.units_at(where) and uid not in twin.units_at(where)
+
+
+def test_copied_and_pickled_positions_keep_their_index() -> None:
+    p = Game(load_scenario(), seed=6).position
+    for twin in (copy.copy(p), copy.deepcopy(p), pickle.loads(pickle.dumps(p))):
+        assert twin.units == p.units and twin.chits == p.chits
+        uid, where = next((u, st.hex) for u, st in twin.units.items() if st.hex is not None)
+        twin.units[uid].status, twin.units[uid].hex = Status.ELIMINATED, None
+        assert uid not in twin.units_at(where) and uid in p.units_at(where)
+        assert twin.stacks() == scanned(twin)
