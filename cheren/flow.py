@@ -106,19 +106,26 @@ class Flow:
     extra: dict[str, Any] = field(default_factory=dict)  # per-phase state of rule areas (reset each phase)
     turn_extra: dict[str, Any] = field(default_factory=dict)  # per-game-turn state (reset each turn)
 
-    def copy(self) -> Flow:
+    def copy(self, like: Flow | None = None) -> Flow:
         """A deep copy, as :func:`copy.deepcopy` makes it, at a fraction of its cost: immutable
         values (strings, numbers, hexes, enums, tuples of those, functions) are shared and only
-        the containers are rebuilt.  Undo takes one before every action."""
+        the containers are rebuilt.  Undo takes one before every action.
+
+        ``like``: an earlier copy that nobody changes (an undo snapshot); the parts of this flow
+        equal to its parts are shared with it instead of copied.  Most actions leave the rule
+        areas' ``extra`` state as it was, so consecutive snapshots share it.  (Sharing part by
+        part assumes ``extra`` holds none of the queue's decisions; the game's rule areas never
+        put them there.)"""
         memo: dict[int, Any] = {}
         return Flow(
             queue=[_copy_item(q, memo) for q in self.queue],
-            moved=set(self.moved),
+            moved=like.moved if like is not None and like.moved == self.moved else set(self.moved),
             reaction_used=self.reaction_used,
             replacement_done=self.replacement_done,
             over=self.over,
-            extra=_copy_value(self.extra, memo),
-            turn_extra=_copy_value(self.turn_extra, memo),
+            extra=like.extra if like is not None and like.extra == self.extra else _copy_value(self.extra, memo),
+            turn_extra=(like.turn_extra if like is not None and like.turn_extra == self.turn_extra
+                        else _copy_value(self.turn_extra, memo)),
         )
 
 

@@ -232,13 +232,17 @@ class Game:
         return action
 
     def _snapshot(self) -> _Snapshot:
+        """What undo needs to come back to this point.  Snapshots are never changed once taken
+        (undo restores a copy), so each shares with the one before it what did not change."""
         position = self.position
         position.record()  # in case the position was replaced since
-        return _Snapshot(position, position.mark(), self.flow.copy(), len(self.log))
+        last = self._undo[-1] if self._undo and self._undo[-1].position is position else None
+        mark = position.mark(last.mark if last is not None else None)
+        return _Snapshot(position, mark, self.flow.copy(last.flow if last is not None else None), len(self.log))
 
     def _restore(self, snapshot: _Snapshot) -> None:
         snapshot.position.rollback(snapshot.mark)
-        self.position, self.flow = snapshot.position, snapshot.flow
+        self.position, self.flow = snapshot.position, snapshot.flow.copy()
         del self.log[snapshot.log :]
 
     def redo(self) -> Action:

@@ -320,16 +320,29 @@ class Position:
         if self._tracker.journal is None:
             self._tracker.journal = []
 
-    def mark(self) -> Mark:
-        """Where :meth:`rollback` returns to.  Only the units share structure with the present
-        (through the journal, see :meth:`record`); the small rest is copied."""
+    def mark(self, like: Mark | None = None) -> Mark:
+        """Where :meth:`rollback` returns to.  The units share structure with the present
+        (through the journal, see :meth:`record`); the small rest is copied, or shared with
+        ``like`` (an earlier mark of this position, never changed) where it is equal."""
         t = self._tracker
         if t.journal is None:
             raise ValueError("mark() needs a position that records its changes: call record() first")
+        if like is None:
+            return Mark(
+                len(t.journal), self.turn, self.side, self.phase, set(self.allied_control), set(self.released),
+                self.chits.copy(), set(self.postponed), set(self.delayed), self.dice.copy(),
+                dict(t.side_stamps), dict(t.unit_stamps),
+            )
         return Mark(
-            len(t.journal), self.turn, self.side, self.phase, set(self.allied_control), set(self.released),
-            self.chits.copy(), set(self.postponed), set(self.delayed), self.dice.copy(),
-            dict(t.side_stamps), dict(t.unit_stamps),
+            len(t.journal), self.turn, self.side, self.phase,
+            like.allied_control if like.allied_control == self.allied_control else set(self.allied_control),
+            like.released if like.released == self.released else set(self.released),
+            like.chits if like.chits == self.chits else self.chits.copy(),
+            like.postponed if like.postponed == self.postponed else set(self.postponed),
+            like.delayed if like.delayed == self.delayed else set(self.delayed),
+            self.dice.copy(),
+            like.side_stamps if like.side_stamps == t.side_stamps else dict(t.side_stamps),
+            like.unit_stamps if like.unit_stamps == t.unit_stamps else dict(t.unit_stamps),
         )
 
     def rollback(self, mark: Mark) -> None:
