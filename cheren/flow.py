@@ -286,7 +286,7 @@ def hooks_key(game: Game) -> Hashable | None:
     did not say (then nothing may be cached on them)."""
     if UNKEYED_HOOKS:
         return None
-    return tuple(key(game) for key in HOOK_KEYS)
+    return tuple([key(game) for key in HOOK_KEYS])
 
 
 def register_decision(kind: str, decision: DecisionKind) -> None:

@@ -364,8 +364,9 @@ class Game:
             if not previous.is_adjacent(h):
                 return Refusal(("9.0",), f"the path jumps from {previous.label} to {hex_text(h)}: move hex by hex")
             previous = h
-        known = self._known_reach(uid)
-        if known is None and self._walked(uid, path) is not None:
+        key, options = self._reach_key(uid)
+        known = self._reach_cache.get(key) if self.caching else None
+        if known is None and self._walked(uid, path, options) is not None:
             return None  # walked hex by hex and within the unit's MP: no need for its whole reach
         reach = known if known is not None else self._reach(uid)
         target = path[-1]
@@ -723,14 +724,13 @@ class Game:
         """The unit's reach if it is in the cache (a bot or the app listed the moves)."""
         return self._reach_cache.get(self._reach_key(uid)[0]) if self.caching else None
 
-    def _walked(self, uid: str, path: tuple[Hex, ...]) -> Fraction | None:
+    def _walked(self, uid: str, path: tuple[Hex, ...], options: MoveOptions) -> Fraction | None:
         """The cost of ``path`` when walking it hex by hex shows it legal and within the unit's
         MP, else None (then the unit's reach decides, and explains).  A path back through the
         start hex is always left to the reach: a move never ends where it began (9.0)."""
         p = self.position
         if p.units[uid].hex in path:
             return None
-        options = self._move_options(uid)
         walked = _walk_cost(p, uid, path, options)
         cost: Fraction = walked[0]
         if walked[1] is not None or cost > p.movement(uid) + options.extra_mp:

@@ -290,9 +290,10 @@ def _effects_key(game: Game) -> Hashable:
     """All that :func:`_move_options` and :func:`_may_exploit` read besides the unit: the chit
     effects of the phase and the bridges blown this turn (the game caches reach under it)."""
     state = game.flow.extra.get("chits")
-    effects = state["effects"] if state else {}
-    moving = tuple(repr(effects[k]) for k in MOVE_EFFECTS if k in effects)
-    return moving, tuple(game.flow.turn_extra.get("blown_bridges", ()))
+    effects = state["effects"] if state else None
+    moving = tuple(repr(effects[k]) for k in MOVE_EFFECTS if k in effects) if effects else ()
+    blown = game.flow.turn_extra.get("blown_bridges")
+    return moving, tuple(blown) if blown else ()
 
 
 # -- windows for the player who is not acting ---------------------------------------------------
