@@ -319,11 +319,8 @@ def supply_context(position: Position, side: Side) -> SupplyContext:
     one breadth-first search from the sources along road/track hexsides."""
     s = position.scenario
     enemy = side.enemy
-    enemy_hexes: set[Hex] = set()
-    friendly_hexes: set[Hex] = set()
-    for unit in position.units.values():
-        if unit.status is Status.MAP and unit.hex is not None:
-            (friendly_hexes if unit.side is side else enemy_hexes).add(unit.hex)
+    enemy_hexes = position.occupied(enemy)
+    friendly_hexes = position.occupied(side)
     static = _static(s)
     allied_control = position.allied_control
     enemy_towns = {
@@ -345,8 +342,8 @@ def supply_context(position: Position, side: Side) -> SupplyContext:
         position=position,
         side=side,
         zoc=zoc_map(position, enemy),
-        enemy_hexes=frozenset(enemy_hexes),
-        friendly_hexes=frozenset(friendly_hexes),
+        enemy_hexes=enemy_hexes,
+        friendly_hexes=friendly_hexes,
         enemy_towns=enemy_towns,
         sources=sources,
         edges=edges,
@@ -593,9 +590,12 @@ def unit_supply(
     return _trace(ctx, unit.hex, explain, unit_id, name)
 
 
-def check_side(position: Position, side: Side, *, explain: bool = False) -> dict[str, SupplyTrace]:
-    """Every unit of ``side`` on the map, traced on one shared context."""
-    ctx = supply_context(position, side)
+def check_side(
+    position: Position, side: Side, *, explain: bool = False, context: SupplyContext | None = None
+) -> dict[str, SupplyTrace]:
+    """Every unit of ``side`` on the map, traced on one shared context (``context``, if given,
+    must be ``side``'s for this very position)."""
+    ctx = context if context is not None and context.side is side else supply_context(position, side)
     return {
         uid: unit_supply(position, uid, context=ctx, explain=explain)
         for uid, unit in position.units.items()
@@ -716,7 +716,7 @@ def town_control_changes(
     as if it were a unit (its own hex not counted); all towns are judged on the same position
     and change together."""
     s = position.scenario
-    ctx = dict(contexts) if contexts else {}
+    ctx = contexts if contexts is not None else {}  # filled in as needed: the caller may reuse them
     occupied = {u.hex for u in position.units.values() if u.status is Status.MAP and u.hex is not None}
     out: list[ControlChange] = []
     for name in sorted(s.towns):
@@ -745,11 +745,14 @@ def supply_phase(game: Game) -> None:
     every friendly unit on the map (12.4), then attrition for units with No supply (12.6)."""
     position = game.position
     s = position.scenario
-    for change in town_control_changes(position):
+    contexts: dict[Side, SupplyContext] = {}
+    changes = town_control_changes(position, contexts)
+    for change in changes:
         position.set_control(change.town, change.after)
         game.event(change.describe())
     side = position.side
-    traces = check_side(position, side)
+    # the context 12.7 traced on still holds unless a town changed hands (12.1: enemy towns)
+    traces = check_side(position, side, context=None if changes else contexts.get(side))
     attrition: list[str] = []
     from cheren.rules.chits import convoy_hex
 
