@@ -9,7 +9,7 @@ import random
 from cheren import load_scenario
 from cheren.actions import EndPhase
 from cheren.game import Game
-from cheren.rules.movement import MoveOptions, _network, _reach_on_network, _reach_with_options, move_graph
+from cheren.rules.movement import MoveOptions, _network, _reach_with_options, _search_network, move_graph
 from cheren.rules.zoc import zoc_map
 
 
@@ -36,8 +36,8 @@ def test_the_bucket_search_finds_what_the_heap_search_finds() -> None:
                         no_mountain = not s.units[uid].type.may_enter_mountain
                         budget = mp * graph.scale
                         stop_at = frozenset(h for h in zoc if rng.random() < 0.1)
-                        fast = _reach_on_network(net, graph.scale, unit.hex, budget, no_mountain, zoc, occupied,
-                                                 stop_at)
+                        fast = _search_network(net, graph.scale, unit.hex, budget, no_mountain, zoc, occupied,
+                                               stop_at).all()
                         slow = _reach_with_options(graph, unit.hex, budget, no_mountain, zoc, occupied,
                                                    MoveOptions(stop_at=stop_at))
                         assert list(fast.items()) == list(slow.items())

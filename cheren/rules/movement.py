@@ -395,7 +395,7 @@ def _search_network(
 ) -> _Search:
     """Dijkstra with one bucket per tick (costs are small whole numbers).  Each bucket is taken
     in hex order, which is the order a heap of (cost, hex) pops in, so paths and ties come out
-    exactly as :func:`_reach_with_options` finds them."""
+    exactly as :func:`_reach_with_options` finds them (``.all()`` gives its answer)."""
     enter, stop = net.enemy_terrain(zoc, occupied, stop_at, scale)
     steps = net.steps[no_mountain]
     origin = net.index[start]
@@ -432,20 +432,6 @@ def _search_network(
     for h in done[1:]:
         paths[h] = (*paths[parent[h]], hexes[h])
     return _Search(net, scale, origin, limit, best, found, paths, stop)
-
-
-def _reach_on_network(
-    net: _Network,
-    scale: int,
-    start: Hex,
-    budget: int,
-    no_mountain: bool,
-    zoc: dict[Hex, Zoc],
-    occupied: AbstractSet[Hex],
-    stop_at: frozenset[Hex],
-) -> dict[Hex, Reach]:
-    """The bucket search's answer as :func:`_reach_with_options` gives it."""
-    return _search_network(net, scale, start, budget, no_mountain, zoc, occupied, stop_at).all()
 
 
 def _reach_with_options(
