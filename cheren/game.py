@@ -108,7 +108,9 @@ class Game:
         self._undo: list[_Snapshot] = []
         self._redo: list[Action] = []
         self._reach_cache: dict[tuple[Any, ...], ReachMap] = {}
-        self._moves_cache: dict[int, tuple[ReachMap, list[Action]]] = {}
+        # each unit's latest reach and moves, across phases: a unit that stood still while the
+        # enemy moved elsewhere gets them back after a check (see movement.reachable's previous)
+        self._latest: dict[str, tuple[ReachMap, list[Action] | None]] = {}
         self._options_cache: dict[tuple[Any, ...], MoveOptions] = {}
         self._cache_moment: tuple[Any, ...] = ()
         self.caching = True  # False: work out every reach and move afresh (tests compare the two)
@@ -682,15 +684,14 @@ class Game:
         return out
 
     def _moves(self, uid: str, hooks: Hashable | None = None) -> list[Action]:
-        """The unit's legal moves (one per reachable hex, cheapest path), cached with its reach."""
+        """The unit's legal moves (one per reachable hex, cheapest path), kept with its reach."""
         reach = self._reach(uid, hooks)
-        moves = self._moves_cache.get(id(reach))
-        if moves is None or moves[0] is not reach:
-            moves = (reach, [Move(uid, path) for _, path in reach.targets()])
-            if len(self._moves_cache) > 4096:
-                self._moves_cache.clear()
-            self._moves_cache[id(reach)] = moves
-        return moves[1]
+        latest = self._latest.get(uid)
+        if latest is not None and latest[0] is reach and latest[1] is not None:
+            return latest[1]
+        moves: list[Action] = [Move(uid, path) for _, path in reach.targets()]
+        self._latest[uid] = (reach, moves)
+        return moves
 
     def _reach(self, uid: str, hooks: Hashable | None = None) -> ReachMap:
         """The unit's reach, cached: within a phase it changes only when the enemy's units, the
@@ -702,10 +703,14 @@ class Game:
         if cached is None:
             p = self.position
             enemy = p.units[uid].side.enemy
-            cached = reachable(p, uid, options, zoc=zoc_map(p, enemy), enemy_hexes=p.occupied(enemy))
+            latest = self._latest.get(uid) if self.caching else None
+            previous = latest[0] if latest is not None else None
+            cached = reachable(p, uid, options, zoc=zoc_map(p, enemy), enemy_hexes=p.occupied(enemy), previous=previous)
             if len(self._reach_cache) > 4096:
                 self._reach_cache.clear()
             self._reach_cache[key] = cached
+            if cached is not previous:
+                self._latest[uid] = (cached, None)
         return cached
 
     def _reach_key(self, uid: str, hooks: Hashable | None = None) -> tuple[tuple[Any, ...], MoveOptions]:
@@ -741,19 +746,22 @@ class Game:
 
     def _phase_caches(self) -> None:
         """The caches hold one phase: the stamps in their keys are never seen again once the units
-        change, and a game-long cache would only give the garbage collector more to walk."""
+        change, and a game-long cache would only give the garbage collector more to walk.  (Each
+        unit's latest reach stays: it is checked, not trusted, before it is used again.)"""
         p = self.position
         moment = (p.turn, p.side, p.phase)
         if moment != self._cache_moment:
-            self.clear_caches()
+            self._reach_cache.clear()
+            self._options_cache.clear()
+            self._phase_moves = (None, {})
             self._cache_moment = moment
 
     def clear_caches(self) -> None:
         """Forget every cached reach and move (for benchmarks that measure the work itself)."""
         self._reach_cache.clear()
-        self._moves_cache.clear()
         self._options_cache.clear()
         self._phase_moves = (None, {})
+        self._latest.clear()
 
     def reach(self, uid: str) -> ReachMap:
         """Where the unit can move this phase, chits' effects included (cached)."""

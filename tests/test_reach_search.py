@@ -45,3 +45,28 @@ def test_the_bucket_search_finds_what_the_heap_search_finds() -> None:
             actions = game.legal_actions()
             game.apply(rng.choices(actions, [1 if isinstance(a, EndPhase) else 3 for a in actions])[0])
     assert compared > 500
+
+
+def test_a_reach_given_back_for_a_unit_that_stood_still_is_the_reach_it_has_now() -> None:
+    from cheren.rules.movement import ReachMap, reachable
+
+    game = Game(load_scenario(), seed=9)
+    rng = random.Random(9)
+    latest: dict[str, ReachMap] = {}
+    reused = 0
+    for _ in range(400):
+        if game.over:
+            break
+        p = game.position
+        for uid, unit in p.units.items():
+            if not unit.on_map:
+                continue
+            previous = latest.get(uid)
+            again = reachable(p, uid, previous=previous)
+            fresh = reachable(p, uid)
+            assert list(again.reach.items()) == list(fresh.reach.items()) and again.mp == fresh.mp
+            reused += again is previous
+            latest[uid] = again
+        actions = game.legal_actions()
+        game.apply(rng.choices(actions, [1 if isinstance(a, EndPhase) else 3 for a in actions])[0])
+    assert reused > 100

@@ -11,7 +11,8 @@ import math
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import NamedTuple
+from operator import itemgetter
+from typing import Any, NamedTuple
 from weakref import WeakKeyDictionary
 
 from cheren.hexes import Hex, Hexside
@@ -244,6 +245,7 @@ def reachable(
     *,
     zoc: dict[Hex, Zoc] | None = None,
     enemy_hexes: AbstractSet[Hex] | None = None,
+    previous: ReachMap | None = None,
 ) -> ReachMap:
     """Every hex the unit can reach this phase, with its cost and the cheapest path (9.0).
 
@@ -253,7 +255,8 @@ def reachable(
     (9.1).  A unit that may not move at all reaches nothing (see :func:`immobile_reason`).
 
     ``zoc`` and ``enemy_hexes`` may be passed in when many units of one side are asked about
-    the same position (they must be the enemy's ZoC map and occupied hexes)."""
+    the same position (they must be the enemy's ZoC map and occupied hexes).  ``previous``, an
+    earlier answer for the same unit, is returned again when nothing it depends on changed."""
     opts = options or MoveOptions()
     unit = position.units[unit_id]
     start = unit.hex
@@ -275,7 +278,11 @@ def reachable(
     plain = not (opts.ignore_rivers or opts.no_road or opts.blown_bridges)
     mp = Fraction(budget, graph.scale)
     if plain and net.positive and start in net.index:
-        search = _search_network(net, graph.scale, start, budget, no_mountain, zoc, occupied_by_enemy, opts.stop_at)
+        before = previous._search if previous is not None and previous.unit_id == unit_id else None
+        search = _search_network(net, graph.scale, start, budget, no_mountain, zoc, occupied_by_enemy, opts.stop_at,
+                                 before)
+        if previous is not None and search is before:
+            return previous
         return ReachMap(unit_id, start, mp, search=search)
     reach = _reach_with_options(graph, start, budget, no_mountain, zoc, occupied_by_enemy, opts)
     return ReachMap(unit_id, start, mp, reach)
@@ -354,17 +361,41 @@ def _network(s: Scenario, graph: MoveGraph) -> _Network:
 
 
 class _Search:
-    """What one bucket search found, kept as its own tables (see :class:`ReachMap`)."""
+    """What one bucket search found, kept as its own tables (see :class:`ReachMap`), with what
+    it read of the enemy, so a later search from the same hex can be answered by this one."""
 
-    __slots__ = ("best", "found", "hexes", "index", "limit", "origin", "paths", "scale", "stop")
+    __slots__ = (
+        "_check", "best", "enter", "expanded", "found", "hexes", "index", "limit", "no_mountain", "origin", "paths",
+        "scale", "steps", "stop",
+    )
 
     def __init__(
-        self, net: _Network, scale: int, origin: int, limit: int, best: list[int], found: list[int],
-        paths: dict[int, tuple[Hex, ...]], stop: list[bool],
+        self, net: _Network, scale: int, origin: int, limit: int, no_mountain: bool, best: list[int],
+        found: list[int], paths: dict[int, tuple[Hex, ...]], enter: list[int], stop: list[bool], expanded: list[int],
     ) -> None:
         self.hexes, self.index = net.hexes, net.index
-        self.scale, self.origin, self.limit = scale, origin, limit
-        self.best, self.found, self.paths, self.stop = best, found, paths, stop
+        self.steps = net.steps[no_mountain]
+        self.scale, self.origin, self.limit, self.no_mountain = scale, origin, limit, no_mountain
+        self.best, self.found, self.paths = best, found, paths
+        self.enter, self.stop, self.expanded = enter, stop, expanded
+        self._check: tuple[Any, tuple[Any, Any]] | None = None
+
+    def holds_for(self, origin: int, limit: int, no_mountain: bool, enter: list[int], stop: list[bool]) -> bool:
+        """Would a search from ``origin`` with this budget, over this enemy, find exactly what
+        this one found?  It would if it reads the same values wherever this one read: the hexes
+        it settled and every hex it looked into from them.  The search is deterministic, so it
+        would then take the same steps to the same end."""
+        if (origin, limit, no_mountain) != (self.origin, self.limit, self.no_mountain):
+            return False
+        if enter is self.enter and stop is self.stop:
+            return True  # the very same enemy
+        if self._check is None:
+            looked = {j for h in self.expanded for j, _ in self.steps[h]}
+            looked.update(self.paths)  # the settled hexes
+            read = itemgetter(*sorted(looked))
+            self._check = (read, (read(self.enter), read(self.stop)))
+        read, seen = self._check
+        return bool(read(enter) == seen[0] and read(stop) == seen[1])
 
     def _reach(self, j: int) -> Reach:
         return Reach(self.hexes[j], self.best[j], self.scale, self.paths[j], self.stop[j])
@@ -392,19 +423,26 @@ def _search_network(
     zoc: dict[Hex, Zoc],
     occupied: AbstractSet[Hex],
     stop_at: frozenset[Hex],
+    previous: _Search | None = None,
 ) -> _Search:
     """Dijkstra with one bucket per tick (costs are small whole numbers).  Each bucket is taken
     in hex order, which is the order a heap of (cost, hex) pops in, so paths and ties come out
-    exactly as :func:`_reach_with_options` finds them (``.all()`` gives its answer)."""
+    exactly as :func:`_reach_with_options` finds them (``.all()`` gives its answer).
+
+    ``previous``, an earlier search (of the same unit), is the answer when it still holds (see
+    :meth:`_Search.holds_for`): a unit that stood still while the enemy moved elsewhere."""
     enter, stop = net.enemy_terrain(zoc, occupied, stop_at, scale)
     steps = net.steps[no_mountain]
     origin = net.index[start]
     limit = budget + 1
+    if previous is not None and previous.holds_for(origin, limit, no_mountain, enter, stop):
+        return previous
     best = [limit] * len(net.hexes)
     best[origin] = 0
     parent: dict[int, int] = {}
     found: list[int] = []  # in the order first reached
     done: list[int] = []  # in the order settled: every parent before its children
+    expanded: list[int] = []  # settled and moved on from
     buckets: list[list[int]] = [[] for _ in range(limit)]
     buckets[0].append(origin)
     for spent, bucket in enumerate(buckets):
@@ -416,6 +454,7 @@ def _search_network(
             done.append(h)
             if stop[h] and h != origin:
                 continue  # 4.0: stop on entering a hard ZoC (or a Roadblock)
+            expanded.append(h)
             for j, cost in steps[h]:
                 extra = enter[j]
                 if extra < 0:
@@ -431,7 +470,7 @@ def _search_network(
     paths: dict[int, tuple[Hex, ...]] = {origin: ()}
     for h in done[1:]:
         paths[h] = (*paths[parent[h]], hexes[h])
-    return _Search(net, scale, origin, limit, best, found, paths, stop)
+    return _Search(net, scale, origin, limit, no_mountain, best, found, paths, enter, stop, expanded)
 
 
 def _reach_with_options(
