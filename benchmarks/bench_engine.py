@@ -147,7 +147,7 @@ def main() -> None:
     args = parser.parse_args()
     playouts = args.playouts if args.playouts is not None else (4 if args.quick else 200)
     repeats = 5 if args.quick else 51
-    game_repeats = 1 if args.quick else 5
+    game_repeats = 1 if args.quick else 9
 
     s = load_scenario()
     game = Game(s, seed=1)
