@@ -4,28 +4,41 @@
     .venv/bin/python benchmarks/bench_engine.py --quick    # a few repeats (CI runs this)
 
 The baseline for movement is networkx's Dijkstra over the same movement graph (no ZoC, no
-paths): the work any reach computation has to do, done by a well-known library.
+paths): the work any reach computation has to do, done by a well-known library.  Whole games
+are given as a ratio to one such reach too, so figures from machines of different speed, or
+from a busy machine, can be compared.
+
+The last row plays heuristic games from a turn-2 position in two worker processes (the
+play-outs a position analysis runs) and gives games per second per core; ``--playouts N`` sets
+how many (200 in a full run, 0 to skip).
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import random
 import statistics
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 
 import networkx as nx
 
 from cheren import load_scenario
 from cheren.actions import EndPhase, Move
+from cheren.bots import make_bot
+from cheren.dice import Dice
 from cheren.game import Game
 from cheren.game_saves import dumps_game, loads_game
 from cheren.hexes import Hex
+from cheren.rules import zoc
 from cheren.rules.chits import PassChit
 from cheren.rules.movement import move_graph, reachable
 from cheren.rules.supply import check_side
 from cheren.scenario import Phase, Scenario, Side
+from cheren.state import Position
+from cheren.views import SideSeat
 
 
 def median_seconds(fn: Callable[[], object], repeats: int) -> float:
@@ -55,6 +68,49 @@ def random_game(seed: int) -> Game:
         actions = g.legal_actions()
         g.apply(rng.choices(actions, [1 if isinstance(a, EndPhase) else 3 for a in actions])[0])
     return g
+
+
+def turn_two_position() -> Position:
+    """The position at the start of turn 2 of a seeded heuristic game."""
+    game = Game(SCENARIO, seed=1)
+    bots = {side: make_bot("heuristic", 10 + i) for i, side in enumerate(Side)}
+    seats = {side: SideSeat(game, side) for side in Side}
+    while game.turn < 2:
+        side = game.acting
+        game.apply(bots[side].choose(seats[side]).action)
+    return game.position.copy()
+
+
+def play_out(start: Position, seed: int) -> int:
+    """One heuristic game from ``start`` to the end, with its own dice and bots; its VP."""
+    position = start.copy()
+    position.dice = Dice(seed)
+    game = Game(SCENARIO, seed=seed, position=position)
+    bots = {Side.ALLIED: make_bot("heuristic", seed * 2 + 1), Side.ITALIAN: make_bot("heuristic", seed * 2 + 2)}
+    seats = {side: SideSeat(game, side) for side in Side}
+    while not game.over:
+        side = game.acting
+        game.apply(bots[side].choose(seats[side]).action)
+    return game.position.allied_vp()
+
+
+def _play_outs(args: tuple[Position, list[int]]) -> list[int]:
+    start, seeds = args
+    return [play_out(start, seed) for seed in seeds]
+
+
+def play_outs_per_core_second(games: int, jobs: int = 2) -> tuple[float, float]:
+    """(games per second per core, wall seconds) for ``games`` play-outs from turn 2 in ``jobs``
+    worker processes (one batch of seeds per worker, so start-up is paid once per worker)."""
+    start = turn_two_position()
+    seeds = list(range(1, games + 1))
+    batches = [seeds[i::jobs] for i in range(jobs)]
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        results = [vp for batch in pool.map(_play_outs, [(start, b) for b in batches]) for vp in batch]
+    wall = time.perf_counter() - t0
+    assert len(results) == games
+    return games / wall / jobs, wall
 
 
 def combat_what_if_rows(s: Scenario, repeats: int) -> list[tuple[str, float, str]]:
@@ -87,9 +143,11 @@ def combat_what_if_rows(s: Scenario, repeats: int) -> list[tuple[str, float, str
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="few repeats, for CI")
+    parser.add_argument("--playouts", type=int, default=None, help="play-outs to time (default 200, quick 4)")
     args = parser.parse_args()
+    playouts = args.playouts if args.playouts is not None else (4 if args.quick else 200)
     repeats = 5 if args.quick else 51
-    game_repeats = 1 if args.quick else 5
+    game_repeats = 1 if args.quick else 9
 
     s = load_scenario()
     game = Game(s, seed=1)
@@ -123,13 +181,13 @@ def main() -> None:
     rows: list[tuple[str, float, str]] = []
     base_one = median_seconds(baseline_one, repeats)
     base_phase = median_seconds(baseline_phase, repeats)
-    t = median_seconds(lambda: reachable(position, unit), repeats)
+    # .reach: every hex's cost and path made, as networkx's answer has every hex's length
+    t = median_seconds(lambda: reachable(position, unit).reach, repeats)
     rows.append((f"`reachable()` for {s.units[unit].name} (8 MP) on the full map", t,
                  f"{t / base_one:.2f} x networkx Dijkstra ({fmt(base_one)})"))
     def cold_legal_actions() -> object:
-        game._reach_cache.clear()  # measure the work, not the cache
-        game._zoc_cache.clear()
-        game._moves_cache.clear()
+        game.clear_caches()  # measure the work, not the caches
+        zoc._MAPS.clear()
         return game.legal_actions()
 
     t = median_seconds(cold_legal_actions, repeats)
@@ -165,13 +223,17 @@ def main() -> None:
 
     heuristic = median_seconds(lambda: play_game(0, 3, "heuristic", "heuristic"), game_repeats)
     rows.append(("a full heuristic-vs-heuristic game (the bots choose every action)", heuristic,
-                 f"{heuristic / full:.1f} x a random game"))
+                 f"{heuristic / base_one:.0f} x one networkx reach ({heuristic / full:.1f} x a random game)"))
     played = random_game(3)
     text = dumps_game(played)
     t = median_seconds(lambda: dumps_game(played), repeats)
     rows.append((f"save a finished game ({len(played.log)} actions)", t, f"{t / base_one:.1f} x one networkx reach"))
     t = median_seconds(lambda: loads_game(text, s), game_repeats)
     rows.append(("load it again (replays every action through the gate)", t, f"{t / full:.2f} x the game itself"))
+    if playouts:
+        rate, wall = play_outs_per_core_second(playouts)
+        rows.append((f"{playouts} heuristic play-outs from a turn-2 position, 2 worker processes", wall,
+                     f"{rate:.2f} games per second per core"))
 
     print(f"| measurement ({'quick' if args.quick else f'median of {repeats}'}) | median | ratio to baseline |")
     print("|---|---|---|")

@@ -116,23 +116,33 @@ def _cmd_positions(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
+    from contextlib import nullcontext
+
     from cheren.bots import BOTS
-    from cheren.simulate import simulate, stderr_progress, summary, write_results
+    from cheren.cluster import ClusterError, dask_executor
+    from cheren.simulate import simulate, summary, write_results
 
     for name in (args.allied, args.italian):
         if name not in BOTS:
             print(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}", file=sys.stderr)
             return 2
-    results = simulate(
-        args.games,
-        args.seed,
-        args.allied,
-        args.italian,
-        jobs=args.jobs,
-        scenario_dir=args.scenario,
-        keep_log=args.logs,
-        progress=None if args.quiet else stderr_progress,
-    )
+    try:
+        with dask_executor(args.dask, args.jobs) if args.dask else nullcontext(None) as executor:
+            results = simulate(
+                args.games,
+                args.seed,
+                args.allied,
+                args.italian,
+                executor=executor,
+                jobs=args.jobs,
+                scenario_dir=args.scenario,
+                keep_log=args.logs,
+                progress=not args.quiet,
+                batch=args.batch,
+            )
+    except ClusterError as exc:
+        print(f"cheren simulate: {exc}", file=sys.stderr)
+        return 2
     if args.out:
         write_results(results, args.out)
         print(f"wrote {len(results)} games to {args.out}")
@@ -174,7 +184,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=0, help="the run's seed: same seed, same games")
     sim.add_argument("--allied", default="random", help="bot for the Allies")
     sim.add_argument("--italian", default="random", help="bot for the Italians")
-    sim.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    sim.add_argument("--jobs", type=int, default=1, help="worker processes (default 1; with --dask local, its workers)")
+    sim.add_argument("--dask", metavar="ADDRESS",
+                     help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786), or on a new "
+                          "local one: --dask local (needs pip install 'cheren[cluster]')")
+    sim.add_argument("--batch", type=int, default=None, help="games per task sent to the workers (default: about "
+                     "eight tasks per worker)")
     sim.add_argument("--out", help="write per-game results here (.json or .csv)")
     sim.add_argument("--logs", action="store_true", help="keep each game's action log in the JSON (for replay)")
     sim.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")

@@ -9,9 +9,9 @@ replays the game exactly; undo and redo work on whole actions.
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -42,17 +42,18 @@ from cheren.flow import (
     Refusal,
     Task,
     Verdict,
+    hooks_key,
 )
 from cheren.hexes import Hex
 from cheren.rules import control, garrisons, plugins, reinforcement, stacking
 from cheren.rules.movement import MoveOptions, ReachMap, explain_move, immobile_reason, reachable
 from cheren.rules.retreat import retreat_options
-from cheren.rules.zoc import zoc_map
+from cheren.rules.zoc import Zoc, zoc_map
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Phase, Side
 from cheren.sequence import PHASE_RULES, PHASE_TITLES, Moment, next_moment
 from cheren.setup import initial_position
-from cheren.state import Position, Status, Supply
+from cheren.state import Mark, Position, Status, Supply
 from cheren.text import hex_text, mp_text, rules_cited
 
 REACTION_LIMIT = 3  # 10.0: total stacking value the reacting side may move
@@ -86,6 +87,16 @@ class LogEntry:
         return "\n".join(lines)
 
 
+class _Snapshot(NamedTuple):
+    """What undo needs to go back to before an action: the position's rollback mark (the units
+    come back through its journal), a copy of the flow, and the length of the log."""
+
+    position: Position
+    mark: Mark
+    flow: Flow
+    log: int
+
+
 class Game:
     def __init__(self, scenario: Scenario, seed: int = 0, position: Position | None = None) -> None:
         self.scenario = scenario
@@ -96,14 +107,21 @@ class Game:
         self.log: list[LogEntry] = []
         self._events: list[str] = []
         self._losses: list[StepLoss] = []
-        self._undo: list[tuple[Position, Flow, int]] = []
+        self._undo: list[_Snapshot] = []
         self._redo: list[Action] = []
         self._reach_cache: dict[tuple[Any, ...], ReachMap] = {}
-        self._zoc_cache: dict[tuple[Any, ...], dict[Hex, Any]] = {}
-        self._moves_cache: dict[int, tuple[ReachMap, list[Action]]] = {}
+        # each unit's latest reach and moves, across phases: a unit that stood still while the
+        # enemy moved elsewhere gets them back after a check (see movement.reachable's previous)
+        self._latest: dict[str, tuple[ReachMap, list[Action] | None]] = {}
+        self._options_cache: dict[tuple[Any, ...], MoveOptions] = {}
+        self._cache_moment: tuple[Any, ...] = ()
+        self.caching = True  # False: work out every reach and move afresh (tests compare the two)
+        self._last_walk: tuple[Any, ...] | None = None
+        self._phase_moves: tuple[Any, dict[str, tuple[int, list[Action]]]] = (None, {})
         self._start_phase()
         self._run_queue()
-        self.start_flow = copy.deepcopy(self.flow)
+        self.start_flow = self.flow.copy()
+        self.position.record()  # undo rolls the units back through the position's journal
         self._opening_events = list(self._events)
         self._events = []
 
@@ -163,9 +181,7 @@ class Game:
         if phase is Phase.REINFORCEMENT and self._replacement_open():
             out += [Replace(u) for u in self._replaceable()]
         if phase in (Phase.MOVEMENT, Phase.REACTION, Phase.EXPLOITATION):
-            enemy_key = self._enemy_key(self.moment.acting.enemy)
-            for uid in self._movers():
-                out += self._moves(uid, enemy_key)
+            out += self._all_moves()
         for contribute in LEGAL_ACTIONS:
             out += contribute(self)
         if self._end_phase_refusal() is None:
@@ -183,15 +199,14 @@ class Game:
         refusal = self._refusal(action)
         if refusal is not None:
             raise IllegalAction(action, refusal)
-        snapshot = (self.position.copy(), copy.deepcopy(self.flow), len(self.log))
+        snapshot = self._snapshot()
         moment, side = self.moment, self.acting
         self._events, self._losses = [], []
         try:
             self._do(action)
             self._run_queue()
         except BaseException:
-            self.position, self.flow = snapshot[0], snapshot[1]
-            del self.log[snapshot[2] :]
+            self._restore(snapshot)
             raise
         self._undo.append(snapshot)
         self.log.append(LogEntry(len(self.log) + 1, moment, side, action, self._events, self._losses))
@@ -214,12 +229,25 @@ class Game:
     def undo(self) -> Action:
         if not self._undo:
             raise IndexError("nothing to undo")
-        position, flow, log_len = self._undo.pop()
-        action = self.log[log_len].action
-        self.position, self.flow = position, flow
-        del self.log[log_len:]
+        snapshot = self._undo.pop()
+        action = self.log[snapshot.log].action
+        self._restore(snapshot)
         self._redo.append(action)
         return action
+
+    def _snapshot(self) -> _Snapshot:
+        """What undo needs to come back to this point.  Snapshots are never changed once taken
+        (undo restores a copy), so each shares with the one before it what did not change."""
+        position = self.position
+        position.record()  # in case the position was replaced since
+        last = self._undo[-1] if self._undo and self._undo[-1].position is position else None
+        mark = position.mark(last.mark if last is not None else None)
+        return _Snapshot(position, mark, self.flow.copy(last.flow if last is not None else None), len(self.log))
+
+    def _restore(self, snapshot: _Snapshot) -> None:
+        snapshot.position.rollback(snapshot.mark)
+        self.position, self.flow = snapshot.position, snapshot.flow.copy()
+        del self.log[snapshot.log :]
 
     def redo(self) -> Action:
         if not self._redo:
@@ -311,7 +339,9 @@ class Game:
             return Refusal(("9.0",), "a move needs at least one hex")
         return self._path_refusal(uid, action.path)
 
-    def _phase_mover_refusal(self, uid: str) -> Refusal | None:
+    def _phase_mover_refusal(self, uid: str, allowance: bool = True) -> Refusal | None:
+        """Why the unit may not move in this phase (``allowance`` False: leave the reaction
+        allowance of 10.0 aside, see :meth:`_allowance_refusal`)."""
         p = self.position
         d = self.scenario.units[uid]
         unit = p.units[uid]
@@ -320,17 +350,12 @@ class Game:
                 marker = "Low" if unit.supply is Supply.LOW else "No"
                 return Refusal(("10.0", "12.5"), f"{d.name} has a {marker} supply marker and may not react")
             assert unit.hex is not None
-            enemy = unit.side.enemy
+            enemy_hexes = p.occupied(unit.side.enemy)
             for n in unit.hex.neighbours():
-                if any(p.units[o].side is enemy for o in p.units_at(n)):
+                if n in enemy_hexes:
                     return Refusal(("10.0",), f"{d.name} is adjacent to an enemy unit in {n.label} and may not react")
-            limit = self.flow.extra.get("reaction_limit", REACTION_LIMIT)
-            if self.flow.reaction_used + d.stack > limit:
-                return Refusal(
-                    ("10.0",),
-                    f"reaction may move units with a total stacking value of {limit}; "
-                    f"{self.flow.reaction_used} used, {d.name} adds {d.stack}",
-                )
+            if allowance:
+                return self._allowance_refusal(uid)
         if self.phase is Phase.EXPLOITATION:
             if not d.type.may_exploit and not any(grant(self, uid) for grant in EXPLOIT_GRANTS):
                 return Refusal(("13.0",), f"{d.name} ({d.type.name}) does not move in the Exploitation phase")
@@ -338,10 +363,21 @@ class Game:
                 return Refusal(("13.0", "12.5"), f"{d.name} has a Low/No supply marker and may not exploit")
         return None
 
+    def _allowance_refusal(self, uid: str) -> Refusal | None:
+        """10.0: the reacting side moves units of a total stacking value of 3 at most."""
+        d = self.scenario.units[uid]
+        limit = self.flow.extra.get("reaction_limit", REACTION_LIMIT)
+        if self.flow.reaction_used + d.stack > limit:
+            return Refusal(
+                ("10.0",),
+                f"reaction may move units with a total stacking value of {limit}; "
+                f"{self.flow.reaction_used} used, {d.name} adds {d.stack}",
+            )
+        return None
+
     def _path_refusal(self, uid: str, path: tuple[Hex, ...]) -> Refusal | None:
         p = self.position
         d = self.scenario.units[uid]
-        reach = self._reach(uid)
         start = p.units[uid].hex
         assert start is not None
         previous = start
@@ -349,11 +385,16 @@ class Game:
             if not previous.is_adjacent(h):
                 return Refusal(("9.0",), f"the path jumps from {previous.label} to {hex_text(h)}: move hex by hex")
             previous = h
+        key, options = self._reach_key(uid)
+        known = self._reach_cache.get(key) if self.caching else None
+        if known is None and self._walked(uid, path, options) is not None:
+            return None  # walked hex by hex and within the unit's MP: no need for its whole reach
+        reach = known if known is not None else self._reach(uid)
         target = path[-1]
-        if target not in reach.reach:
+        best = reach.get(target)
+        if best is None:
             why = explain_move(p, uid, target, self._move_options(uid))
             return Refusal(rules_cited(why), why)
-        best = reach.reach[target]
         if best.path == path:
             return None
         # A path other than the cheapest: walk it and check every step.
@@ -399,12 +440,24 @@ class Game:
         uid = action.unit
         unit = p.units[uid]
         d = self.scenario.units[uid]
-        reach = self._reach(uid)
-        r = reach.reach.get(action.to)
+        walk, self._last_walk = self._last_walk, None
+        enemy = unit.side.enemy
+        if walk is not None and walk[:4] != (uid, action.path, p.unit_stamp(uid), p.stamp(enemy)):
+            walk = None  # kept for another move or another position
+        r = None
+        if walk is None:
+            reach = self._known_reach(uid)
+            r = reach.get(action.to) if reach is not None else None
         if r is not None and r.path == action.path:
-            cost = r.cost
+            cost, stops = r.cost, r.stops
         else:
-            cost = _walk_cost(p, uid, action.path, self._move_options(uid))[0]
+            if walk is not None:
+                cost, options = walk[4], walk[5]
+            else:
+                options = self._move_options(uid)
+                cost = _walk_cost(p, uid, action.path, options)[0]
+            hard = not options.ignore_zoc and zoc_map(p, enemy).get(action.to) is Zoc.HARD
+            stops = hard or action.to in options.stop_at
         start = unit.hex
         assert start is not None
         unit.hex = action.to
@@ -412,7 +465,7 @@ class Game:
         control.enter_hexes(self, unit.side, action.path)
         if self.phase is Phase.REACTION:
             self.flow.reaction_used += d.stack
-        stop = " and stops in a hard enemy ZoC (4.0)" if r is not None and r.stops else ""
+        stop = " and stops in a hard enemy ZoC (4.0)" if stops else ""
         self._events.append(f"{d.name} moves {start.label} -> {action.to.label} for {mp_text(cost)} MP{stop}")
 
     # -- decisions ---------------------------------------------------------------------------
@@ -612,53 +665,122 @@ class Game:
         for uid, unit in self.position.units.items():
             if unit.side is not actor or unit.status is not Status.MAP or uid in self.flow.moved:
                 continue
-            if self._phase_mover_refusal(uid) is None and immobile_reason(self.position, uid) is None:
+            if self._may_move(uid):
                 out.append(uid)
         return out
 
-    def _enemy_key(self, enemy: Side) -> tuple[Any, ...]:
-        units = self.position.units.values()
-        return tuple((u.id, u.hex, u.supply) for u in units if u.side is enemy and u.hex is not None)
+    def _may_move(self, uid: str, allowance: bool = True) -> bool:
+        return self._phase_mover_refusal(uid, allowance) is None and immobile_reason(self.position, uid) is None
 
-    def _moves(self, uid: str, enemy_key: tuple[Any, ...]) -> list[Action]:
-        """The unit's legal moves (one per reachable hex, cheapest path), cached with its reach."""
-        reach = self._reach(uid, enemy_key)
-        moves = self._moves_cache.get(id(reach))
-        if moves is None or moves[0] is not reach:
-            moves = (reach, [Move(uid, r.path) for _, r in sorted(reach.reach.items())])
-            if len(self._moves_cache) > 4096:
-                self._moves_cache.clear()
-            self._moves_cache[id(reach)] = moves
-        return list(moves[1])
+    def _all_moves(self) -> list[Action]:
+        """Every legal move of the acting side, in the order of the units.
 
-    def _reach(self, uid: str, enemy_key: tuple[Any, ...] | None = None) -> ReachMap:
+        Kept for the phase: whether a unit may move and where depends only on the unit itself,
+        the enemy's units, released garrisons and the chits in force (and, in reaction, on the
+        allowance used, checked apart), so the moves of a unit are kept under its change stamp
+        and thrown away when any of the rest changes.  After one unit moves, the next call
+        rebuilds nothing."""
+        p = self.position
+        self._phase_caches()
+        actor = self.moment.acting
+        hooks = hooks_key(self)
+        context = (p.stamp(actor.enemy), frozenset(p.released), hooks)
+        if hooks is None or not self.caching or self._phase_moves[0] != context:
+            self._phase_moves = (context, {})
+        kept = self._phase_moves[1]
+        moved = self.flow.moved
+        reaction = self.phase is Phase.REACTION
+        out: list[Action] = []
+        for uid, unit in p.units.items():
+            if unit.side is not actor or unit.status is not Status.MAP or uid in moved:
+                continue
+            stamp = p.unit_stamp(uid)
+            entry = kept.get(uid)
+            if entry is None or entry[0] != stamp:
+                entry = kept[uid] = (stamp, self._moves(uid, hooks) if self._may_move(uid, allowance=False) else [])
+            if entry[1] and (not reaction or self._allowance_refusal(uid) is None):
+                out += entry[1]
+        return out
+
+    def _moves(self, uid: str, hooks: Hashable | None = None) -> list[Action]:
+        """The unit's legal moves (one per reachable hex, cheapest path), kept with its reach."""
+        reach = self._reach(uid, hooks)
+        latest = self._latest.get(uid)
+        if latest is not None and latest[0] is reach and latest[1] is not None:
+            return latest[1]
+        moves: list[Action] = [Move(uid, path) for _, path in reach.targets()]
+        self._latest[uid] = (reach, moves)
+        return moves
+
+    def _reach(self, uid: str, hooks: Hashable | None = None) -> ReachMap:
         """The unit's reach, cached: within a phase it changes only when the enemy's units, the
         unit itself, released garrisons or its chit options change, and the key holds exactly
-        those, so a stale entry can never be returned (undo and replay included)."""
-        p = self.position
-        unit = p.units[uid]
-        options = self._move_options(uid)
-        enemy = unit.side.enemy
-        if enemy_key is None:
-            enemy_key = self._enemy_key(enemy)
-        key = (
-            uid, unit.hex, unit.steps_lost, unit.supply, unit.status, unit.defected, frozenset(p.released),
-            enemy_key, options.extra_mp, options.ignore_zoc, options.ignore_rivers, options.stop_at,
-            options.no_road, options.blown_bridges,
-        )
-        cached = self._reach_cache.get(key)
+        those (the units by their change stamps), so a stale entry can never be returned (undo
+        and replay included)."""
+        key, options = self._reach_key(uid, hooks)
+        cached = self._reach_cache.get(key) if self.caching else None
         if cached is None:
-            zoc = self._zoc_cache.get(enemy_key)
-            if zoc is None:
-                zoc = zoc_map(p, enemy)
-                if len(self._zoc_cache) > 256:
-                    self._zoc_cache.clear()
-                self._zoc_cache[enemy_key] = zoc
-            cached = reachable(p, uid, options, zoc=zoc, enemy_hexes={h for _, h, _ in enemy_key if h is not None})
+            p = self.position
+            enemy = p.units[uid].side.enemy
+            latest = self._latest.get(uid) if self.caching else None
+            previous = latest[0] if latest is not None else None
+            cached = reachable(p, uid, options, zoc=zoc_map(p, enemy), enemy_hexes=p.occupied(enemy), previous=previous)
             if len(self._reach_cache) > 4096:
                 self._reach_cache.clear()
             self._reach_cache[key] = cached
+            if cached is not previous:
+                self._latest[uid] = (cached, None)
         return cached
+
+    def _reach_key(self, uid: str, hooks: Hashable | None = None) -> tuple[tuple[Any, ...], MoveOptions]:
+        """The reach cache's key for the unit, and its options (``hooks``: the hooks' key if the
+        caller has it already)."""
+        p = self.position
+        self._phase_caches()
+        options = self._move_options(uid, hooks)
+        key = (
+            uid, p.unit_stamp(uid), p.stamp(p.units[uid].side.enemy), frozenset(p.released), options.extra_mp,
+            options.ignore_zoc, options.ignore_rivers, options.stop_at, options.no_road, options.blown_bridges,
+        )
+        return key, options
+
+    def _known_reach(self, uid: str) -> ReachMap | None:
+        """The unit's reach if it is in the cache (a bot or the app listed the moves)."""
+        return self._reach_cache.get(self._reach_key(uid)[0]) if self.caching else None
+
+    def _walked(self, uid: str, path: tuple[Hex, ...], options: MoveOptions) -> Fraction | None:
+        """The cost of ``path`` when walking it hex by hex shows it legal and within the unit's
+        MP, else None (then the unit's reach decides, and explains).  A path back through the
+        start hex is always left to the reach: a move never ends where it began (9.0)."""
+        p = self.position
+        if p.units[uid].hex in path:
+            return None
+        walked = _walk_cost(p, uid, path, options)
+        cost: Fraction = walked[0]
+        if walked[1] is not None or cost > p.movement(uid) + options.extra_mp:
+            return None
+        # the move that follows this check needs the same walk: keep it for this very position
+        self._last_walk = (uid, path, p.unit_stamp(uid), p.stamp(p.units[uid].side.enemy), cost, options)
+        return cost
+
+    def _phase_caches(self) -> None:
+        """The caches hold one phase: the stamps in their keys are never seen again once the units
+        change, and a game-long cache would only give the garbage collector more to walk.  (Each
+        unit's latest reach stays: it is checked, not trusted, before it is used again.)"""
+        p = self.position
+        moment = (p.turn, p.side, p.phase)
+        if moment != self._cache_moment:
+            self._reach_cache.clear()
+            self._options_cache.clear()
+            self._phase_moves = (None, {})
+            self._cache_moment = moment
+
+    def clear_caches(self) -> None:
+        """Forget every cached reach and move (for benchmarks that measure the work itself)."""
+        self._reach_cache.clear()
+        self._options_cache.clear()
+        self._phase_moves = (None, {})
+        self._latest.clear()
 
     def reach(self, uid: str) -> ReachMap:
         """Where the unit can move this phase, chits' effects included (cached)."""
@@ -666,15 +788,25 @@ class Game:
 
     def move_options(self, uid: str) -> MoveOptions:
         """What the chits played this phase change about the unit's move."""
-        return self._move_options(uid)
+        return replace(self._move_options(uid))
 
     def has_moved(self, uid: str) -> bool:
         return uid in self.flow.moved
 
-    def _move_options(self, uid: str) -> MoveOptions:
-        options = MoveOptions()
-        for modify in MOVE_OPTIONS:
-            modify(self, uid, options)
+    def _move_options(self, uid: str, hooks: Hashable | None = None) -> MoveOptions:
+        """The unit's options (shared: never change them), kept under the hooks' key."""
+        if hooks is None:
+            hooks = hooks_key(self)
+        key = (uid, self.position.units[uid].side, hooks)
+        options = self._options_cache.get(key) if hooks is not None and self.caching else None
+        if options is None:
+            options = MoveOptions()
+            for modify in MOVE_OPTIONS:
+                modify(self, uid, options)
+            if hooks is not None:
+                if len(self._options_cache) > 4096:
+                    self._options_cache.clear()
+                self._options_cache[key] = options
         return options
 
     def _replacement_open(self) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import NamedTuple
 
 SQRT3 = math.sqrt(3.0)
@@ -90,6 +91,7 @@ DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-
 DIRECTION_NAMES: tuple[str, ...] = ("SE", "NE", "N", "NW", "SW", "S")
 
 
+@lru_cache(maxsize=8192)
 def hex_label(h: Hex) -> str:
     col, row = h.col + 1, h.row + 1
     if not (0 < col < 100 and 0 < row < 100):
@@ -99,6 +101,19 @@ def hex_label(h: Hex) -> str:
 
 def parse_label(label: str) -> Hex:
     """Parse a four-digit ``CCRR`` label (columns and rows count from 01)."""
+    try:
+        return _parse_known(label)
+    except TypeError:  # not hashable, so not a label either: say so as for any bad label
+        return _parse_label(label)
+
+
+@lru_cache(maxsize=8192)
+def _parse_known(label: str) -> Hex:
+    # logs and saves name the same few hundred hexes over and over
+    return _parse_label(label)
+
+
+def _parse_label(label: str) -> Hex:
     text = str(label).strip()
     if len(text) != 4 or not all("0" <= ch <= "9" for ch in text):
         raise ValueError(f"hex label {label!r} is not four digits CCRR (for example 0712)")

@@ -2,8 +2,9 @@
 
 Each game gets its own seed drawn from the run's seed, so a run is reproducible whatever the
 executor and however many workers; the API takes any :class:`concurrent.futures.Executor`, so a
-Dask or Ray executor can run large sweeps.  Results keep what an analyst needs (VP, victory level,
-steps lost, control turn by turn) and, on request, the action log that replays the game.
+Dask cluster (:mod:`cheren.cluster`) can run large sweeps.  Games go to the executor in batches.
+Results keep what an analyst needs (VP, victory level, steps lost, control turn by turn) and, on
+request, the action log that replays the game.
 """
 
 from __future__ import annotations
@@ -13,9 +14,8 @@ import io
 import json
 import random
 import statistics
-import sys
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -24,6 +24,7 @@ from typing import Any
 from cheren.actions import action_from_json
 from cheren.bots import make_bot
 from cheren.game import Game
+from cheren.progress import Progress, game_progress, plain_progress
 from cheren.scenario import Scenario, Side, load_scenario
 from cheren.state import Status
 from cheren.views import SideSeat
@@ -132,8 +133,22 @@ def play_game(
     )
 
 
-def _play(args: tuple[int, int, str, str, str | None, bool]) -> GameResult:
+Task = tuple[int, int, str, str, str | None, bool]
+
+
+def _play(args: Task) -> GameResult:
     return play_game(*args)
+
+
+def _play_batch(batch: list[Task]) -> list[GameResult]:
+    return [play_game(*args) for args in batch]
+
+
+def batch_size(games: int, workers: int | None) -> int:
+    """Games per task: about eight tasks per worker (or a hundred tasks when the executor's size
+    is unknown), so a scheduler handles few tasks and the workers still share the load evenly."""
+    tasks = 8 * workers if workers else 100
+    return max(1, -(-games // tasks))
 
 
 def simulate(
@@ -146,28 +161,38 @@ def simulate(
     jobs: int = 1,
     scenario_dir: str | None = None,
     keep_log: bool = False,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | bool | None = None,
+    batch: int | None = None,
 ) -> list[GameResult]:
     """Play ``games`` games and return their results in game order.
 
-    With no executor, ``jobs`` > 1 runs a process pool of that size and 1 plays in this process."""
+    With no executor, ``jobs`` > 1 runs a process pool of that size and 1 plays in this process.
+    ``batch`` games go to the executor as one task (default: :func:`batch_size`).  ``progress``
+    is called with (games done, games) as they finish; True shows a bar (:mod:`cheren.progress`:
+    a widget in a notebook)."""
+    if progress is True:
+        with game_progress(games) as bar:
+            return simulate(games, seed, allied, italian, executor=executor, jobs=jobs, scenario_dir=scenario_dir,
+                            keep_log=keep_log, progress=bar, batch=batch)
+    report = progress if callable(progress) else None
     seeds = game_seeds(seed, games)
-    tasks = [(i, sd, allied, italian, scenario_dir, keep_log) for i, sd in enumerate(seeds)]
+    tasks: list[Task] = [(i, sd, allied, italian, scenario_dir, keep_log) for i, sd in enumerate(seeds)]
     results: list[GameResult] = []
     if executor is None and jobs <= 1:
         for t in tasks:
             results.append(_play(t))
-            if progress:
-                progress(len(results), games)
+            if report:
+                report(len(results), games)
         return results
     own = executor is None
     pool = executor if executor is not None else ProcessPoolExecutor(max_workers=jobs)
+    size = batch if batch is not None else batch_size(games, jobs if own else None)
     try:
-        futures = [pool.submit(_play, t) for t in tasks]
+        futures = [pool.submit(_play_batch, tasks[i : i + size]) for i in range(0, len(tasks), size)]
         for future in as_completed(futures):
-            results.append(future.result())
-            if progress:
-                progress(len(results), games)
+            results.extend(future.result())
+            if report:
+                report(len(results), games)
     finally:
         if own:
             pool.shutdown()
@@ -246,12 +271,4 @@ def read_results(path: str | Path) -> list[GameResult]:
     return [GameResult(**row) for row in data]
 
 
-def stderr_progress(done: int, total: int) -> None:
-    width = 30
-    filled = width * done // total
-    end = "\n" if done == total else ""
-    if sys.stderr.isatty():
-        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games{end}")
-    elif done == total or done % max(1, total // 10) == 0:
-        sys.stderr.write(f"{done}/{total} games\n")
-    sys.stderr.flush()
+stderr_progress = plain_progress  # the name this module gave it before cheren.progress

@@ -115,6 +115,7 @@ def test_the_reach_cache_never_changes_the_game(scenario: Scenario, seed: int) -
 
     cached = opening(scenario, seed)
     fresh = opening(scenario, seed)
+    fresh.caching = False
     fresh._reach = lambda uid, *_: reachable(fresh.position, uid, fresh._move_options(uid))  # type: ignore[method-assign]
     rng_a, rng_b = random.Random(seed), random.Random(seed)
     for _ in range(150):

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
+from types import MappingProxyType
+from weakref import WeakKeyDictionary
 
 from cheren.actions import Action, ChooseArrival, EndPhase, Move, Place, RemoveStep, Replace, Retreat
 from cheren.analysis.combat import proposed, what_if
@@ -231,36 +233,61 @@ class HeuristicBot:
         moves = [a for a in actions if isinstance(a, Move)]
         if not moves:
             return Choice(EndPhase(), "no unit may move")
+        s = p.scenario
         field = town_field(p, side)
         supplied = supplied_hexes(p, side)
         enemy_near = self._enemy_hexes(p, side)
         reaction = seat.game.phase is Phase.REACTION
+        # What every candidate move asks, worked out once for the position rather than per move.
+        near_enemy = {n for h in enemy_near for n in s.adjacent[h]}  # map hexes next to an enemy unit
+        stacks = p.stacks()
+        ours = {h: sum(s.units[u].stack for u in ids if p.units[u].side is side) for h, ids in stacks.items()}
+        limits = s.stack_limits
+        # enemy-held towns: taking one is worth 2 plus its VP
+        prizes = {h: 2.0 + town.vp for h, town in s.towns_by_hex.items() if p.controller(town.name) is not side}
+        # per unit: start, field there, drawing supply there, stacking value, strength, marked,
+        # and the stacking score for leaving its hex
+        units: dict[str, tuple[Hex, float, bool, int, int, bool, float]] = {}
+        tie_break, random = self.tie_break, self.rng.random
         best: tuple[float, Move] | None = None
         for m in moves:
-            start = p.units[m.unit].hex
-            assert start is not None
+            unit = units.get(m.unit)
+            if unit is None:
+                here = p.units[m.unit].hex
+                assert here is not None
+                unit = (here, field.get(here, 0.0), here in supplied, s.units[m.unit].stack, p.strength(m.unit),
+                        p.units[m.unit].supply is not None, 10.0 if ours.get(here, 0) > limits[here] else 0.0)
+                units[m.unit] = unit
+            to = m.path[-1]
             if reaction:
-                score = self._guard_score(p, side, m, enemy_near) - 0.5
+                score = self._guard_score(p, side, m, enemy_near, stacks) - 0.5
             else:
-                score = field.get(m.to, 0.0) - field.get(start, 0.0)
-                town = p.scenario.towns_by_hex.get(m.to)
-                if town is not None and p.controller(town.name) is not side:
-                    score += 2.0 + town.vp
-                if m.to not in supplied and start in supplied:
-                    score -= 3.0  # 12.4: out of supply means Low, then No and attrition
-                elif m.to in supplied and start not in supplied:
+                score = field.get(to, 0.0) - unit[1]
+                prize = prizes.get(to)
+                if prize is not None:
+                    score += prize
+                if unit[2]:
+                    if to not in supplied:
+                        score -= 3.0  # 12.4: out of supply means Low, then No and attrition
+                elif to in supplied:
                     # a marked unit that draws supply again sheds its marker (12.4) before 12.6 bites
-                    score += 3.0 if p.units[m.unit].supply is not None else 1.0
-                if _near(m.to, enemy_near) and p.strength(m.unit) <= 1:
+                    score += 3.0 if unit[5] else 1.0
+                if unit[4] <= 1 and to in near_enemy:
                     score -= 1.0
-            score += self._stacking_score(p, side, m, start)
-            if self.tie_break:
-                score += self.rng.uniform(-self.tie_break, self.tie_break)
+            # 3.1 removes steps from every stack over its limit at the end of the phase, so
+            # leaving an over-stacked hex is worth as much as entering one costs.
+            if ours.get(to, 0) + unit[3] > limits[to]:
+                score += -10.0
+            else:
+                score += unit[6]
+            if tie_break:
+                # random.uniform(-t, t) written out, so the same draw gives the same float
+                score += -tie_break + (tie_break - -tie_break) * random()
             if best is None or score > best[0]:
                 best = (score, m)
         assert best is not None
         if best[0] > 0.2:
-            name = p.scenario.units[best[1].unit].name
+            name = s.units[best[1].unit].name
             return Choice(best[1], f"{name} to {best[1].to.label}: score {best[0]:.2f} (towns, supply, stacking)")
         return Choice(EndPhase(), "no move improves the position")
 
@@ -269,19 +296,11 @@ class HeuristicBot:
         extra = sum(p.scenario.units[u].stack for u in units)
         return stack_value(p, to, side) + extra <= p.scenario.hexes[to].stack_limit
 
-    @staticmethod
-    def _stacking_score(p: Position, side: Side, m: Move, start: Hex) -> float:
-        """3.1 removes steps from every stack over its limit at the end of the phase, so leaving
-        an over-stacked hex is worth as much as entering one costs."""
-        if not HeuristicBot._fits(p, side, (m.unit,), m.to):
-            return -10.0
-        if stack_value(p, start, side) > p.scenario.hexes[start].stack_limit:
-            return 10.0
-        return 0.0
-
-    def _guard_score(self, p: Position, side: Side, m: Move, enemy_near: set[Hex]) -> float:
+    def _guard_score(
+        self, p: Position, side: Side, m: Move, enemy_near: set[Hex], stacks: dict[Hex, list[str]]
+    ) -> float:
         town = p.scenario.towns_by_hex.get(m.to)
-        if town is None or p.controller(town.name) is not side or p.units_at(m.to):
+        if town is None or p.controller(town.name) is not side or m.to in stacks:
             return 0.0
         return float(town.vp) + (1.0 if _near(m.to, enemy_near) else 0.0)
 
@@ -318,25 +337,66 @@ def _bfs(s: Scenario, sources: Iterable[Hex], limit: int = 30) -> dict[Hex, int]
     return dist
 
 
-def town_field(p: Position, side: Side) -> dict[Hex, float]:
+TOWN_REACH = 14  # hexes over which an enemy town pulls
+OWN_REACH = 10  # hexes over which an own town draws a retreat
+
+
+class _Fields:
+    """A scenario's town fields: each town's pull on every hex near it (fixed by the map), and
+    the fields summed for each set of towns in play (they change only when a town changes
+    hands, so a game needs a handful)."""
+
+    def __init__(self, s: Scenario) -> None:
+        self.towns = list(s.towns.values())
+        self.pull: dict[tuple[str, int], list[tuple[Hex, float]]] = {}
+        for town in self.towns:
+            dist = _bfs(s, [s.town_hex(town.name)], limit=TOWN_REACH)
+            for reach in (TOWN_REACH, OWN_REACH):
+                self.pull[town.name, reach] = [
+                    (h, (town.vp + 0.5) * FIELD_DECAY**d) for h, d in dist.items() if d <= reach
+                ]
+        self.summed: dict[tuple[bool, int, frozenset[str]], Mapping[Hex, float]] = {}
+
+    def field(self, towns: frozenset[str], inside: bool, reach: int) -> Mapping[Hex, float]:
+        """The summed pull of the towns in ``towns`` (or, ``inside`` False, of those not in it)."""
+        key = (inside, reach, towns)
+        found = self.summed.get(key)
+        if found is None:
+            out: dict[Hex, float] = {}
+            get = out.get
+            for town in self.towns:
+                if (town.name in towns) is not inside:
+                    continue
+                for h, pull in self.pull[town.name, reach]:
+                    out[h] = get(h, 0.0) + pull
+            if len(self.summed) > 512:
+                self.summed.clear()
+            found = self.summed[key] = MappingProxyType(out)
+        return found
+
+
+_FIELDS: WeakKeyDictionary[Scenario, _Fields] = WeakKeyDictionary()
+
+
+def _fields(s: Scenario) -> _Fields:
+    found = _FIELDS.get(s)
+    if found is None:
+        found = _FIELDS[s] = _Fields(s)
+    return found
+
+
+def _held(p: Position, side: Side) -> frozenset[str]:
+    """The towns ``side`` controls (2.1)."""
+    towns = frozenset(p.allied_control)
+    return towns if side is Side.ALLIED else frozenset(p.scenario.towns) - towns
+
+
+def town_field(p: Position, side: Side) -> Mapping[Hex, float]:
     """How strongly each hex pulls ``side``'s units: enemy-held towns by their VP, fading with
     distance."""
-    out: dict[Hex, float] = {}
-    for town in p.scenario.towns.values():
-        if p.controller(town.name) is side:
-            continue
-        h = p.scenario.town_hex(town.name)
-        for hx, d in _bfs(p.scenario, [h], limit=14).items():
-            out[hx] = out.get(hx, 0.0) + (town.vp + 0.5) * FIELD_DECAY**d
-    return out
+    return _fields(p.scenario).field(_held(p, side), False, TOWN_REACH)
 
 
-def own_field(p: Position, side: Side) -> dict[Hex, float]:
-    out: dict[Hex, float] = {}
-    for town in p.scenario.towns.values():
-        if p.controller(town.name) is not side:
-            continue
-        h = p.scenario.town_hex(town.name)
-        for hx, d in _bfs(p.scenario, [h], limit=10).items():
-            out[hx] = out.get(hx, 0.0) + (town.vp + 0.5) * FIELD_DECAY**d
-    return out
+def own_field(p: Position, side: Side) -> Mapping[Hex, float]:
+    return _fields(p.scenario).field(_held(p, side), True, OWN_REACH)
+

@@ -15,6 +15,7 @@ Combat and supply chits keep their target in the phase state for those rule area
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -282,6 +283,19 @@ def _may_exploit(game: Game, uid: str) -> bool:
     return uid in _state(game)["effects"].get("exploit", {})
 
 
+MOVE_EFFECTS = ("infiltrate", "forced_march", "engineers", "roadblock", "exploit")
+
+
+def _effects_key(game: Game) -> Hashable:
+    """All that :func:`_move_options` and :func:`_may_exploit` read besides the unit: the chit
+    effects of the phase and the bridges blown this turn (the game caches reach under it)."""
+    state = game.flow.extra.get("chits")
+    effects = state["effects"] if state else None
+    moving = tuple(repr(effects[k]) for k in MOVE_EFFECTS if k in effects) if effects else ()
+    blown = game.flow.turn_extra.get("blown_bridges")
+    return moving, tuple(blown) if blown else ()
+
+
 # -- windows for the player who is not acting ---------------------------------------------------
 def _open_windows(game: Game) -> None:
     """At the start of a phase, the side that does not act in it is asked once whether to play
@@ -387,8 +401,8 @@ flow.register_action(PassChit, _pass_refusal, _pass_apply)
 flow.register_legal_actions(_legal)
 flow.register_decision("chit_window", DecisionKind(_window_actions, _window_answer, auto=False))
 flow.on_phase_end(_end_of_phase)
-flow.modify_move_options(_move_options)
-flow.grant_exploitation(_may_exploit)
+flow.modify_move_options(_move_options, key=_effects_key)
+flow.grant_exploitation(_may_exploit, key=_effects_key)
 for _phase in Phase:
     flow.on_phase_start(_phase, _open_windows, first=True)
 

@@ -26,16 +26,18 @@ def release_trigger(position: Position, area: str) -> str | None:
     its units, at the end of a phase.  Returns the reason, or None."""
     s = position.scenario
     area_hexes = s.area_hexes(area)
+    # the map hexes next to a garrison unit (adjacency is symmetric: the same as asking each
+    # allied unit whether one of its neighbours holds a garrison unit)
     garrison_hexes = {position.units[u].hex for u in garrison_units(position, area)}
+    next_to_garrison = {n for h in garrison_hexes if h is not None for n in s.adjacent[h]}
     for uid, unit in position.units.items():
         if unit.side is not Side.ALLIED or not unit.on_map or unit.hex is None:
             continue
         if unit.hex in area_hexes:
             return f"{s.units[uid].name} is inside the {s.garrison_areas[area].name} area ({unit.hex.label})"
-        for n in unit.hex.neighbours():
-            if n in garrison_hexes:
-                area_name = s.garrison_areas[area].name
-                return f"{s.units[uid].name} in {unit.hex.label} is next to a {area_name} garrison unit"
+        if unit.hex in next_to_garrison:
+            area_name = s.garrison_areas[area].name
+            return f"{s.units[uid].name} in {unit.hex.label} is next to a {area_name} garrison unit"
     return None
 
 

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import itemgetter
+from typing import Any, NamedTuple
 from weakref import WeakKeyDictionary
 
 from cheren.hexes import Hex, Hexside
@@ -71,8 +74,13 @@ def _build_graph(s: Scenario) -> MoveGraph:
         costs.append(road_cost)
     scale = _ticks_scale(costs)
 
+    known: dict[float, int] = {}
+
     def ticks(mp: float) -> int:
-        return round(Fraction(mp).limit_denominator(1000) * scale)
+        found = known.get(mp)
+        if found is None:  # a terrain key has a handful of costs; thousands of hexsides share them
+            found = known[mp] = round(Fraction(mp).limit_denominator(1000) * scale)
+        return found
 
     # A hex "has a road" if any road hexside touches it; following a track onto such a hex
     # pays the road cost (9.0: "from track onto road").
@@ -125,8 +133,10 @@ def immobile_reason(position: Position, unit_id: str) -> tuple[str, str] | None:
 
 
 # -- reach ----------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
-class Reach:
+class Reach(NamedTuple):
+    """One reachable hex.  A named tuple rather than a dataclass: a search makes dozens of them
+    and a game tens of thousands, so their construction cost shows."""
+
     hex: Hex
     ticks: int
     scale: int
@@ -170,18 +180,62 @@ def edge_cost(graph: MoveGraph, here: Hex, e: Edge, opts: MoveOptions) -> int:
     return cost
 
 
-@dataclass
 class ReachMap:
-    unit_id: str
-    start: Hex
-    mp: Fraction
-    reach: dict[Hex, Reach]
+    """Where one unit can go this phase: ``reach`` maps every hex it can end its move in to a
+    :class:`Reach` (cost, cheapest path, whether it must stop there).
+
+    The search hands over its own tables and the :class:`Reach` values are made only when
+    ``reach`` is first read: the game lists moves straight from the paths (:meth:`targets`)
+    and asks about one hex at a time (:meth:`get`), so most maps never need them."""
+
+    __slots__ = ("_reach", "_search", "mp", "start", "unit_id")
+
+    def __init__(
+        self, unit_id: str, start: Hex, mp: Fraction, reach: dict[Hex, Reach] | None = None,
+        search: _Search | None = None,
+    ) -> None:
+        self.unit_id = unit_id
+        self.start = start
+        self.mp = mp
+        self._reach = reach if reach is not None or search is not None else {}
+        self._search = search
+
+    @property
+    def reach(self) -> dict[Hex, Reach]:
+        if self._reach is None:
+            assert self._search is not None
+            self._reach = self._search.all()
+        return self._reach
+
+    def get(self, h: Hex) -> Reach | None:
+        """The unit's way to ``h``, or None if it cannot end its move there."""
+        if self._reach is None and self._search is not None:
+            return self._search.get(h)
+        return self.reach.get(h)
+
+    def targets(self) -> list[tuple[Hex, tuple[Hex, ...]]]:
+        """Every hex the unit can reach with its cheapest path, in hex order."""
+        if self._reach is None and self._search is not None:
+            return self._search.targets()
+        return [(h, r.path) for h, r in sorted(self.reach.items())]
 
     def __contains__(self, h: object) -> bool:
+        if self._reach is None and self._search is not None:
+            return isinstance(h, Hex) and self._search.get(h) is not None
         return h in self.reach
 
     def hexes(self) -> list[Hex]:
         return sorted(self.reach)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ReachMap):
+            return NotImplemented
+        return (self.unit_id, self.start, self.mp, self.reach) == (other.unit_id, other.start, other.mp, other.reach)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"ReachMap(unit_id={self.unit_id!r}, start={self.start!r}, mp={self.mp!r}, reach={self.reach!r})"
 
 
 def reachable(
@@ -190,7 +244,8 @@ def reachable(
     options: MoveOptions | None = None,
     *,
     zoc: dict[Hex, Zoc] | None = None,
-    enemy_hexes: set[Hex] | None = None,
+    enemy_hexes: AbstractSet[Hex] | None = None,
+    previous: ReachMap | None = None,
 ) -> ReachMap:
     """Every hex the unit can reach this phase, with its cost and the cheapest path (9.0).
 
@@ -200,7 +255,8 @@ def reachable(
     (9.1).  A unit that may not move at all reaches nothing (see :func:`immobile_reason`).
 
     ``zoc`` and ``enemy_hexes`` may be passed in when many units of one side are asked about
-    the same position (they must be the enemy's ZoC map and occupied hexes)."""
+    the same position (they must be the enemy's ZoC map and occupied hexes).  ``previous``, an
+    earlier answer for the same unit, is returned again when nothing it depends on changed."""
     opts = options or MoveOptions()
     unit = position.units[unit_id]
     start = unit.hex
@@ -213,14 +269,222 @@ def reachable(
     budget = (position.movement(unit_id) + opts.extra_mp) * graph.scale
     enemy = unit.side.enemy
     if opts.ignore_zoc:
-        zoc = {}
+        zoc = _NO_ZOC
     elif zoc is None:
         zoc = zoc_map(position, enemy)
-    occupied_by_enemy = enemy_hexes if enemy_hexes is not None else enemy_occupied(position, enemy)
+    occupied_by_enemy = enemy_hexes if enemy_hexes is not None else position.occupied(enemy)
     no_mountain = not d.type.may_enter_mountain
+    net = _network(s, graph)
+    plain = not (opts.ignore_rivers or opts.no_road or opts.blown_bridges)
+    mp = Fraction(budget, graph.scale)
+    if plain and net.positive and start in net.index:
+        before = previous._search if previous is not None and previous.unit_id == unit_id else None
+        search = _search_network(net, graph.scale, start, budget, no_mountain, zoc, occupied_by_enemy, opts.stop_at,
+                                 before)
+        if previous is not None and search is before:
+            return previous
+        return ReachMap(unit_id, start, mp, search=search)
+    reach = _reach_with_options(graph, start, budget, no_mountain, zoc, occupied_by_enemy, opts)
+    return ReachMap(unit_id, start, mp, reach)
+
+
+_NO_ZOC: dict[Hex, Zoc] = {}
+
+
+@dataclass(frozen=True)
+class _Network:
+    """A scenario's movement graph with hexes numbered in sorted order, so the reach search
+    works on list indices instead of hashing hexes: for each hex, the hexes a move can enter
+    next and their cost in ticks, without mountains (tanks, motorized) and with them."""
+
+    hexes: tuple[Hex, ...]
+    index: dict[Hex, int]
+    steps: tuple[tuple[tuple[tuple[int, int], ...], ...], tuple[tuple[tuple[int, int], ...], ...]]
+    positive: bool  # every move costs at least one tick (what the bucket search relies on)
+    terrain: dict[tuple[int, int, frozenset[Hex]], tuple[object, object, list[int], list[bool]]] = field(
+        default_factory=dict
+    )
+
+    def enemy_terrain(
+        self, zoc: dict[Hex, Zoc], occupied: AbstractSet[Hex], stop_at: frozenset[Hex], zoc_ticks: int
+    ) -> tuple[list[int], list[bool]]:
+        """What the enemy makes of each hex: ``enter`` is the extra cost of entering it (a ZoC:
+        +1 MP) or -1 when enemy units hold it; ``stop`` where a move must end (hard ZoC,
+        Roadblock).  Kept while the same ZoC map and occupied set are asked about (they are
+        the shared, never-changed ones from :func:`zoc_map` and ``Position.occupied``)."""
+        key = (id(zoc), id(occupied), stop_at)
+        found = self.terrain.get(key)
+        if found is None or found[0] is not zoc or found[1] is not occupied:
+            index = self.index
+            enter = [0] * len(self.hexes)
+            stop = [False] * len(self.hexes)
+            for h, kind in zoc.items():
+                i = index.get(h)
+                if i is not None:
+                    enter[i] = zoc_ticks
+                    stop[i] = kind is Zoc.HARD
+            for h in occupied:
+                i = index.get(h)
+                if i is not None:
+                    enter[i] = -1
+            for h in stop_at:
+                i = index.get(h)
+                if i is not None:
+                    stop[i] = True
+            if len(self.terrain) > 64:
+                self.terrain.clear()
+            found = self.terrain[key] = (zoc, occupied, enter, stop)
+        return found[2], found[3]
+
+
+_NETWORKS: WeakKeyDictionary[Scenario, _Network] = WeakKeyDictionary()
+
+
+def _network(s: Scenario, graph: MoveGraph) -> _Network:
+    net = _NETWORKS.get(s)
+    if net is None:
+        hexes = tuple(sorted(graph.edges))
+        index = {h: i for i, h in enumerate(hexes)}
+        variants = []
+        for no_mountain in (False, True):
+            variants.append(tuple(
+                tuple((index[e.to], e.ticks) for e in graph.edges[h]
+                      if e.ticks >= 0 and e.to in index and not (no_mountain and e.mountain))
+                for h in hexes
+            ))
+        costs = [e.ticks for edges in graph.edges.values() for e in edges if e.ticks >= 0]
+        costs += [e.off_road_ticks - (graph.river_ticks if e.river else 0) for edges in graph.edges.values()
+                  for e in edges if e.ticks >= 0]
+        net = _Network(hexes, index, (variants[0], variants[1]), min(costs, default=1) > 0)
+        _NETWORKS[s] = net
+    return net
+
+
+class _Search:
+    """What one bucket search found, kept as its own tables (see :class:`ReachMap`), with what
+    it read of the enemy, so a later search from the same hex can be answered by this one."""
+
+    __slots__ = (
+        "_check", "best", "enter", "expanded", "found", "hexes", "index", "limit", "no_mountain", "origin", "paths",
+        "scale", "steps", "stop",
+    )
+
+    def __init__(
+        self, net: _Network, scale: int, origin: int, limit: int, no_mountain: bool, best: list[int],
+        found: list[int], paths: dict[int, tuple[Hex, ...]], enter: list[int], stop: list[bool], expanded: list[int],
+    ) -> None:
+        self.hexes, self.index = net.hexes, net.index
+        self.steps = net.steps[no_mountain]
+        self.scale, self.origin, self.limit, self.no_mountain = scale, origin, limit, no_mountain
+        self.best, self.found, self.paths = best, found, paths
+        self.enter, self.stop, self.expanded = enter, stop, expanded
+        self._check: tuple[Any, tuple[Any, Any]] | None = None
+
+    def holds_for(self, origin: int, limit: int, no_mountain: bool, enter: list[int], stop: list[bool]) -> bool:
+        """Would a search from ``origin`` with this budget, over this enemy, find exactly what
+        this one found?  It would if it reads the same values wherever this one read: the hexes
+        it settled and every hex it looked into from them.  The search is deterministic, so it
+        would then take the same steps to the same end."""
+        if (origin, limit, no_mountain) != (self.origin, self.limit, self.no_mountain):
+            return False
+        if enter is self.enter and stop is self.stop:
+            return True  # the very same enemy
+        if self._check is None:
+            looked = {j for h in self.expanded for j, _ in self.steps[h]}
+            looked.update(self.paths)  # the settled hexes
+            read = itemgetter(*sorted(looked))
+            self._check = (read, (read(self.enter), read(self.stop)))
+        read, seen = self._check
+        return bool(read(enter) == seen[0] and read(stop) == seen[1])
+
+    def _reach(self, j: int) -> Reach:
+        return Reach(self.hexes[j], self.best[j], self.scale, self.paths[j], self.stop[j])
+
+    def get(self, h: Hex) -> Reach | None:
+        j = self.index.get(h)
+        if j is None or j == self.origin or self.best[j] >= self.limit:
+            return None
+        return self._reach(j)
+
+    def all(self) -> dict[Hex, Reach]:
+        return {self.hexes[j]: self._reach(j) for j in self.found}  # in the order first reached
+
+    def targets(self) -> list[tuple[Hex, tuple[Hex, ...]]]:
+        hexes, paths = self.hexes, self.paths
+        return [(hexes[j], paths[j]) for j in sorted(self.found)]  # numbered in hex order
+
+
+def _search_network(
+    net: _Network,
+    scale: int,
+    start: Hex,
+    budget: int,
+    no_mountain: bool,
+    zoc: dict[Hex, Zoc],
+    occupied: AbstractSet[Hex],
+    stop_at: frozenset[Hex],
+    previous: _Search | None = None,
+) -> _Search:
+    """Dijkstra with one bucket per tick (costs are small whole numbers).  Each bucket is taken
+    in hex order, which is the order a heap of (cost, hex) pops in, so paths and ties come out
+    exactly as :func:`_reach_with_options` finds them (``.all()`` gives its answer).
+
+    ``previous``, an earlier search (of the same unit), is the answer when it still holds (see
+    :meth:`_Search.holds_for`): a unit that stood still while the enemy moved elsewhere."""
+    enter, stop = net.enemy_terrain(zoc, occupied, stop_at, scale)
+    steps = net.steps[no_mountain]
+    origin = net.index[start]
+    limit = budget + 1
+    if previous is not None and previous.holds_for(origin, limit, no_mountain, enter, stop):
+        return previous
+    best = [limit] * len(net.hexes)
+    best[origin] = 0
+    parent: dict[int, int] = {}
+    found: list[int] = []  # in the order first reached
+    done: list[int] = []  # in the order settled: every parent before its children
+    expanded: list[int] = []  # settled and moved on from
+    buckets: list[list[int]] = [[] for _ in range(limit)]
+    buckets[0].append(origin)
+    for spent, bucket in enumerate(buckets):
+        if len(bucket) > 1:
+            bucket.sort()
+        for h in bucket:
+            if best[h] != spent:
+                continue  # reached more cheaply since
+            done.append(h)
+            if stop[h] and h != origin:
+                continue  # 4.0: stop on entering a hard ZoC (or a Roadblock)
+            expanded.append(h)
+            for j, cost in steps[h]:
+                extra = enter[j]
+                if extra < 0:
+                    continue  # enemy units
+                total = spent + cost + extra
+                if total < best[j]:
+                    if best[j] == limit:
+                        found.append(j)
+                    best[j] = total
+                    parent[j] = h
+                    buckets[total].append(j)
+    hexes = net.hexes
+    paths: dict[int, tuple[Hex, ...]] = {origin: ()}
+    for h in done[1:]:
+        paths[h] = (*paths[parent[h]], hexes[h])
+    return _Search(net, scale, origin, limit, no_mountain, best, found, paths, enter, stop, expanded)
+
+
+def _reach_with_options(
+    graph: MoveGraph,
+    start: Hex,
+    budget: int,
+    no_mountain: bool,
+    zoc: dict[Hex, Zoc],
+    occupied_by_enemy: AbstractSet[Hex],
+    opts: MoveOptions,
+) -> dict[Hex, Reach]:
+    """The general search, for moves the chits change (and graphs with free moves)."""
     zoc_ticks = graph.scale  # +1 MP
     plain = not (opts.ignore_rivers or opts.no_road or opts.blown_bridges)
-
     best: dict[Hex, int] = {start: 0}
     parent: dict[Hex, Hex] = {}
     heap: list[tuple[int, Hex]] = [(0, start)]
@@ -250,8 +514,7 @@ def reachable(
         while path[-1] in parent and parent[path[-1]] != start:
             path.append(parent[path[-1]])
         reach[h] = Reach(h, ticks, graph.scale, tuple(reversed(path)), zoc.get(h) is Zoc.HARD or h in opts.stop_at)
-    return ReachMap(unit_id, start, Fraction(budget, graph.scale), reach)
-
+    return reach
 
 
 def enemy_occupied(position: Position, enemy: Side) -> set[Hex]:

@@ -21,17 +21,22 @@ def stack_value(position: Position, h: Hex, side: Side) -> int:
 def excess(position: Position, h: Hex, side: Side) -> int:
     """How far a side's stack in ``h`` is over the hex's limit (3.1: the least favourable
     terrain of a mixed hex counts); 0 when legal."""
-    limit = position.scenario.hexes[h].stack_limit
+    limit = position.scenario.stack_limits[h]
     return max(0, stack_value(position, h, side) - limit)
 
 
 def overstacked(position: Position) -> list[tuple[Hex, Side, int]]:
+    s = position.scenario
+    limits = s.stack_limits
     out = []
     for h, units in sorted(position.stacks().items()):
-        for side in {position.units[u].side for u in units}:
-            over = excess(position, h, side)
-            if over:
-                out.append((h, side, over))
+        values: dict[Side, int] = {}
+        for u in units:
+            side = position.units[u].side
+            values[side] = values.get(side, 0) + s.units[u].stack
+        for side, value in values.items():
+            if value > limits[h]:
+                out.append((h, side, value - limits[h]))
     return out
 
 

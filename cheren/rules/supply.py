@@ -319,11 +319,8 @@ def supply_context(position: Position, side: Side) -> SupplyContext:
     one breadth-first search from the sources along road/track hexsides."""
     s = position.scenario
     enemy = side.enemy
-    enemy_hexes: set[Hex] = set()
-    friendly_hexes: set[Hex] = set()
-    for unit in position.units.values():
-        if unit.status is Status.MAP and unit.hex is not None:
-            (friendly_hexes if unit.side is side else enemy_hexes).add(unit.hex)
+    enemy_hexes = position.occupied(enemy)
+    friendly_hexes = position.occupied(side)
     static = _static(s)
     allied_control = position.allied_control
     enemy_towns = {
@@ -345,8 +342,8 @@ def supply_context(position: Position, side: Side) -> SupplyContext:
         position=position,
         side=side,
         zoc=zoc_map(position, enemy),
-        enemy_hexes=frozenset(enemy_hexes),
-        friendly_hexes=frozenset(friendly_hexes),
+        enemy_hexes=enemy_hexes,
+        friendly_hexes=friendly_hexes,
         enemy_towns=enemy_towns,
         sources=sources,
         edges=edges,
@@ -593,9 +590,12 @@ def unit_supply(
     return _trace(ctx, unit.hex, explain, unit_id, name)
 
 
-def check_side(position: Position, side: Side, *, explain: bool = False) -> dict[str, SupplyTrace]:
-    """Every unit of ``side`` on the map, traced on one shared context."""
-    ctx = supply_context(position, side)
+def check_side(
+    position: Position, side: Side, *, explain: bool = False, context: SupplyContext | None = None
+) -> dict[str, SupplyTrace]:
+    """Every unit of ``side`` on the map, traced on one shared context (``context``, if given,
+    must be ``side``'s for this very position)."""
+    ctx = context if context is not None and context.side is side else supply_context(position, side)
     return {
         uid: unit_supply(position, uid, context=ctx, explain=explain)
         for uid, unit in position.units.items()
@@ -603,12 +603,34 @@ def check_side(position: Position, side: Side, *, explain: bool = False) -> dict
     }
 
 
+_SUPPLIED: WeakKeyDictionary[Scenario, dict[tuple[object, ...], dict[Hex, int]]] = WeakKeyDictionary()
+
+
 def supplied_hexes(position: Position, side: Side, *, context: SupplyContext | None = None) -> dict[Hex, int]:
     """Every hex where a unit of ``side`` could draw supply now (12.0-12.2), with the length of
     its shortest supply line (0: it stands on a source, the road/track network or a live red
     edge).  Hexes holding enemy units are left out.  Worked backwards from the network, so the
-    whole map costs about as much as a few units."""
-    ctx = context if context is not None else supply_context(position, side)
+    whole map costs about as much as a few units.
+
+    Without a ``context`` the answer is kept under what it depends on: the enemy's units (their
+    change stamp), the friendly units that stand in enemy ZoC (12.1: only there do they matter),
+    town control and the turn (which red edges are live, 12.2).  A bot moving its units about
+    behind the front asks the same question many times and gets it answered once."""
+    if context is not None:
+        return _supplied_hexes(position, context)
+    zoc = zoc_map(position, side.enemy)
+    held = frozenset(u.hex for u in position.units.values() if u.side is side and u.on_map and u.hex in zoc)
+    key = (side, position.stamp(side.enemy), held, frozenset(position.allied_control), position.turn)
+    cache = _SUPPLIED.setdefault(position.scenario, {})
+    found = cache.get(key)
+    if found is None:
+        if len(cache) > 256:
+            cache.clear()
+        found = cache[key] = _supplied_hexes(position, supply_context(position, side))
+    return dict(found)
+
+
+def _supplied_hexes(position: Position, ctx: SupplyContext) -> dict[Hex, int]:
     s = position.scenario
     hills = _static(s).hills
     mountains = s.mountains
@@ -618,12 +640,15 @@ def supplied_hexes(position: Position, side: Side, *, context: SupplyContext | N
         if h in s.playable:
             out[h] = 0
     # States (first hex of the line, hill entered, ZoC entered) with the line's length.
+    zoc = ctx.zoc
+    # where neither the line may go (12.0 mountains, 12.1 see SupplyContext.open)
+    closed = mountains | ctx.enemy_hexes | ctx.enemy_towns.keys() | (zoc.keys() - ctx.friendly_hexes)
     seen: dict[tuple[Hex, bool, bool], int] = {}
     frontier: list[tuple[Hex, bool, bool]] = []
     for h in ctx.network:
         if h in mountains or h not in s.playable:
             continue
-        state = (h, h in hills, h in ctx.zoc)
+        state = (h, h in hills, h in zoc)
         if state not in seen:
             seen[state] = 1
             frontier.append(state)
@@ -631,16 +656,16 @@ def supplied_hexes(position: Position, side: Side, *, context: SupplyContext | N
     while frontier:
         for h, _, _ in frontier:
             for origin in adjacent[h]:
-                if origin not in out or out[origin] > length:
-                    out[origin] = min(out.get(origin, length), length)
+                if origin not in out:  # lengths only grow: the first one found is the shortest
+                    out[origin] = length
         if length == MAX_LINE:
             break
         nxt = []
         for h, hill, inzoc in frontier:
             for p in adjacent[h]:
-                if p in mountains or not ctx.open(p):
+                if p in closed:
                     continue
-                nh, nz = hill or p in hills, inzoc or p in ctx.zoc
+                nh, nz = hill or p in hills, inzoc or p in zoc
                 if length + 1 > line_limit(nh, nz):
                     continue
                 state = (p, nh, nz)
@@ -691,7 +716,7 @@ def town_control_changes(
     as if it were a unit (its own hex not counted); all towns are judged on the same position
     and change together."""
     s = position.scenario
-    ctx = contexts or {side: supply_context(position, side) for side in Side}
+    ctx = contexts if contexts is not None else {}  # filled in as needed: the caller may reuse them
     occupied = {u.hex for u in position.units.values() if u.status is Status.MAP and u.hex is not None}
     out: list[ControlChange] = []
     for name in sorted(s.towns):
@@ -699,7 +724,14 @@ def town_control_changes(
         if h in occupied:
             continue
         owner = position.controller(name)
-        italian, allied = (_trace(ctx[side], h, explain, None, name) for side in (Side.ITALIAN, Side.ALLIED))
+        if Side.ITALIAN not in ctx:
+            ctx[Side.ITALIAN] = supply_context(position, Side.ITALIAN)
+        italian = _trace(ctx[Side.ITALIAN], h, explain, None, name)
+        if italian.supplied is (owner is Side.ITALIAN):
+            continue  # Italian supply alone already keeps the town where it is
+        if Side.ALLIED not in ctx:
+            ctx[Side.ALLIED] = supply_context(position, Side.ALLIED)
+        allied = _trace(ctx[Side.ALLIED], h, explain, None, name)
         if owner is Side.ITALIAN and not italian.supplied and allied.supplied:
             out.append(ControlChange(name, h, s.towns[name].vp, owner, Side.ALLIED, italian, allied))
         elif owner is Side.ALLIED and italian.supplied and not allied.supplied:
@@ -713,11 +745,14 @@ def supply_phase(game: Game) -> None:
     every friendly unit on the map (12.4), then attrition for units with No supply (12.6)."""
     position = game.position
     s = position.scenario
-    for change in town_control_changes(position):
+    contexts: dict[Side, SupplyContext] = {}
+    changes = town_control_changes(position, contexts)
+    for change in changes:
         position.set_control(change.town, change.after)
         game.event(change.describe())
     side = position.side
-    traces = check_side(position, side)
+    # the context 12.7 traced on still holds unless a town changed hands (12.1: enemy towns)
+    traces = check_side(position, side, context=None if changes else contexts.get(side))
     attrition: list[str] = []
     from cheren.rules.chits import convoy_hex
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from enum import IntEnum
+from weakref import WeakKeyDictionary
 
 from cheren.hexes import Hex
+from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Side
 from cheren.state import Position, Status, Supply
 
@@ -27,12 +29,29 @@ def projects_zoc(position: Position, unit_id: str) -> bool:
     return unit.supply is not Supply.NO
 
 
+_MAPS: WeakKeyDictionary[Scenario, dict[tuple[Side, int], dict[Hex, Zoc]]] = WeakKeyDictionary()
+
+
 def zoc_map(position: Position, side: Side) -> dict[Hex, Zoc]:
     """The hexes in the ZoC of ``side``'s units, hard where any adjacent projecting stack totals
     3+ stacking value.  No ZoC extends into or out of a mountain hex (4.0).
 
     Reading taken (see interpretations): a stack's hardness counts only its units that project
-    a ZoC, and separate stacks never add up."""
+    a ZoC, and separate stacks never add up.
+
+    The map depends on nothing but ``side``'s units, so it is kept under their change stamp
+    and shared by everyone who asks: read it, never change it."""
+    maps = _MAPS.setdefault(position.scenario, {})
+    key = (side, position.stamp(side))
+    found = maps.get(key)
+    if found is None:
+        if len(maps) > 64:
+            maps.clear()
+        found = maps[key] = _zoc_map(position, side)
+    return found
+
+
+def _zoc_map(position: Position, side: Side) -> dict[Hex, Zoc]:
     s = position.scenario
     units = s.units
     stack_value: dict[Hex, int] = {}

@@ -240,7 +240,21 @@ class Scenario:
         return h in self.playable
 
     def area_hexes(self, key: str) -> frozenset[Hex]:
-        return frozenset(h for h, info in self.hexes.items() if info.area == key)
+        return self._areas.get(key, frozenset())
+
+    @cached_property
+    def stack_limits(self) -> dict[Hex, int]:
+        """Every hex's stacking limit (3.0, 3.1), read once: the rules and bots ask constantly."""
+        return {h: info.stack_limit for h, info in self.hexes.items()}
+
+    @cached_property
+    def _areas(self) -> dict[str, frozenset[Hex]]:
+        # 6.0 asks for a garrison's area at the end of every phase: grouped once
+        areas: dict[str, set[Hex]] = {}
+        for h, info in self.hexes.items():
+            if info.area is not None:
+                areas.setdefault(info.area, set()).add(h)
+        return {area: frozenset(hexes) for area, hexes in areas.items()}
 
     def town_hex(self, name: str) -> Hex:
         return parse_label(self.towns[name].hex)

@@ -1,0 +1,52 @@
+"""Sweeps on a Dask cluster give exactly the games a process pool gives for the same seed.
+
+Starts a real LocalCluster with two worker processes (the workers are new interpreters, with
+their own hash seeds, so this also checks that nothing in a game depends on one)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import asdict
+from pathlib import Path
+
+import pytest
+from distributed import Client, LocalCluster
+
+from cheren.cli import main
+from cheren.simulate import simulate
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[LocalCluster]:
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as local:
+        yield local
+
+
+def test_a_dask_sweep_equals_the_process_pool_run(cluster: LocalCluster) -> None:
+    pool = simulate(6, seed=11, allied="heuristic", italian="random", jobs=2, keep_log=True)
+    with Client(cluster) as client:
+        assert len(client.scheduler_info()["workers"]) == 2
+        dask = simulate(6, seed=11, allied="heuristic", italian="random", executor=client.get_executor(),
+                        keep_log=True, batch=2)
+    assert [asdict(r) for r in dask] == [asdict(r) for r in pool]
+    assert len({r.seed for r in dask}) == 6
+
+
+def test_cheren_simulate_runs_on_a_dask_scheduler(cluster: LocalCluster, tmp_path: Path) -> None:
+    out = tmp_path / "dask.json"
+    assert main(["simulate", "--games", "4", "--seed", "5", "--dask", cluster.scheduler_address,
+                 "--out", str(out), "--quiet"]) == 0
+    local = simulate(4, seed=5)
+    assert json.loads(out.read_text(encoding="utf-8")) == [asdict(r) for r in local]
+
+
+def test_an_unreachable_scheduler_is_a_clear_error() -> None:
+    from cheren.cluster import ClusterError, dask_executor
+
+    with (
+        pytest.raises(ClusterError, match=re.escape("cannot reach the Dask scheduler at tcp://127.0.0.1:9")),
+        dask_executor("tcp://127.0.0.1:9", timeout=1),
+    ):
+        pass
