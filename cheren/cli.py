@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from cheren.positions.model import PositionFileModel
 from cheren.scenario import ScenarioError, Side, load_scenario
 from cheren.scenario.loader import FILE_MODELS, SCENARIO_FILE
 from cheren.scenario.models import ScenarioFile
@@ -41,6 +42,7 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     schemas = {SCENARIO_FILE: ScenarioFile.model_json_schema()}
     for role, model in FILE_MODELS.items():
         schemas[f"{role} file"] = model.model_json_schema()
+    schemas["position file"] = PositionFileModel.model_json_schema()
     if args.file:
         key = SCENARIO_FILE if args.file == "scenario" else f"{args.file} file"
         schemas = {key: schemas[key]}
@@ -53,8 +55,9 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
 
 def _cmd_render(args: argparse.Namespace) -> int:
+    from cheren.positions import PositionError, load_position
     from cheren.render.svg import render_svg
-    from cheren.saves import SaveError, load_position
+    from cheren.saves import SaveError
     from cheren.setup import initial_position
 
     try:
@@ -65,13 +68,50 @@ def _cmd_render(args: argparse.Namespace) -> int:
     if args.position:
         try:
             position = load_position(args.position, s)
-        except SaveError as exc:
+        except (PositionError, SaveError) as exc:
             print(exc, file=sys.stderr)
             return 1
     else:
         position = initial_position(s, seed=args.seed)
     Path(args.out).write_text(render_svg(s, position), encoding="utf-8")
     print(f"wrote {args.out}")
+    return 0
+
+
+def _cmd_positions(args: argparse.Namespace) -> int:
+    from cheren.positions import PositionError, library, open_position, position_code
+    from cheren.sequence import PHASE_TITLES
+
+    try:
+        s = load_scenario(args.scenario)
+        if args.name:
+            record = open_position(args.name, s)
+        else:
+            records = library(s)
+    except (ScenarioError, PositionError) as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    if args.name:
+        p = record.position
+        if args.code:
+            print(position_code(p))
+            return 0
+        print(f"{record.title}\n{record.date:%d %B %Y}: turn {p.turn}, {p.side.adjective} {PHASE_TITLES[p.phase]}")
+        print(f"allied VP now: {p.allied_vp()} ({s.victory_level(p.allied_vp())} if the game ended here)")
+        print(f"code: {position_code(p)}")
+        if record.narrative:
+            print()
+            print(record.narrative.rstrip())
+        return 0
+    if not records:
+        print(f"no positions in {s.directory / 'positions'}")
+        return 0
+    width = max(len(r.name) for r in records)
+    print(f"{'name':<{width}}  date         turn  {'starts in':<36}  title")
+    for r in records:
+        p = r.position
+        moment = f"{p.side.adjective} {PHASE_TITLES[p.phase]}"
+        print(f"{r.name:<{width}}  {r.date:%d %b %Y}  {p.turn:>4}  {moment:<36}  {r.title}")
     return 0
 
 
@@ -119,16 +159,25 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(func=_cmd_validate)
 
     sc = sub.add_parser("schema", help="print the JSON Schema of the scenario files")
-    sc.add_argument("--file", choices=["scenario", *FILE_MODELS], help="only this file's schema")
+    sc.add_argument("--file", choices=["scenario", *FILE_MODELS, "position"], help="only this file's schema")
     sc.add_argument("--out", help="write to this file instead of standard output")
     sc.set_defaults(func=_cmd_schema)
 
     r = sub.add_parser("render", help="draw a position as SVG (the opening setup by default)")
     r.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
-    r.add_argument("--position", help="a saved position (JSON) to draw")
+    r.add_argument(
+        "--position",
+        help="the position to draw: a library name (see `cheren positions`), a position file or save, or a code",
+    )
     r.add_argument("--seed", type=int, default=0, help="dice seed for the opening setup's chit draw")
     r.add_argument("--out", required=True, help="the SVG file to write")
     r.set_defaults(func=_cmd_render)
+
+    pos = sub.add_parser("positions", help="list the library of historical positions, or show one")
+    pos.add_argument("name", nargs="?", help="a library name, position file or code to show")
+    pos.add_argument("--code", action="store_true", help="print only the position's one-line code")
+    pos.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
+    pos.set_defaults(func=_cmd_positions)
 
     sim = sub.add_parser("simulate", help="play many bot-against-bot games and summarise them")
     sim.add_argument("--games", type=int, default=100, help="how many games (default 100)")
@@ -151,7 +200,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except BrokenPipeError:
+        # the reader went away (`cheren positions | head`): not an error worth a traceback
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

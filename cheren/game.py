@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from cheren.actions import (
@@ -24,6 +25,7 @@ from cheren.actions import (
     Replace,
     Retreat,
 )
+from cheren.dice import Dice
 from cheren.flow import (
     ACTION_HANDLERS,
     DECISIONS,
@@ -256,6 +258,23 @@ class Game:
 
     def actions(self) -> list[Action]:
         return [entry.action for entry in self.log]
+
+    @classmethod
+    def from_position(
+        cls, position: Position | str | Path, scenario: Scenario | None = None, seed: int | None = None
+    ) -> Game:
+        """A game that starts from a position: a :class:`Position`, or anything
+        :func:`cheren.positions.load_position` opens (a library name such as ``"agordat"``, a
+        position file, a save, a position code).  The dice carry on from the position's own
+        unless ``seed`` gives fresh ones."""
+        if not isinstance(position, Position):
+            from cheren.positions import load_position
+
+            position = load_position(position, scenario)
+        start = position.copy()
+        if seed is not None:
+            start.dice = Dice(seed)
+        return cls(start.scenario, start.dice.seed, start)
 
     @classmethod
     def replay(

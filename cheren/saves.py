@@ -153,7 +153,7 @@ def save_position(position: Position, path: str | Path) -> None:
     write_atomically(path, dumps(position))
 
 
-def load_position(path: str | Path, scenario: Scenario) -> Position:
+def read_position_save(path: str | Path, scenario: Scenario) -> Position:
     return loads(read_save(path), scenario, source=str(path))
 
 

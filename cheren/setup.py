@@ -7,7 +7,7 @@ from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Side
 from cheren.state import ChitState, Position, Status, UnitState, chit_instances
 
-__all__ = ["chit_instances", "initial_position"]
+__all__ = ["chit_instances", "draw_hands", "initial_position"]
 
 
 def initial_position(scenario: Scenario, seed: int = 0) -> Position:
@@ -25,6 +25,18 @@ def initial_position(scenario: Scenario, seed: int = 0) -> Position:
         else:
             units[uid] = UnitState(uid, unit.side, Status.POOL)
 
+    return Position(
+        scenario=scenario,
+        units=units,
+        dice=dice,
+        allied_control=set(scenario.info.allied_control_at_start),
+        chits=draw_hands(scenario, dice),
+    )
+
+
+def draw_hands(scenario: Scenario, dice: Dice) -> ChitState:
+    """5.0: each side draws its hand from its own chits, the Italians first; the rest of both
+    sides' chits go into the common cup."""
     chits = ChitState()
     hand = scenario.chit_chart.hand_size
     for side in (Side.ITALIAN, Side.ALLIED):
@@ -33,10 +45,4 @@ def initial_position(scenario: Scenario, seed: int = 0) -> Position:
             chits.hands[side].append(own.pop(dice.below(len(own))))
         chits.cup.extend(own)
     chits.cup.sort()
-    return Position(
-        scenario=scenario,
-        units=units,
-        dice=dice,
-        allied_control=set(scenario.info.allied_control_at_start),
-        chits=chits,
-    )
+    return chits

@@ -32,7 +32,9 @@ def test_validate_reports_problems_and_fails(tmp_path: Path, capsys: pytest.Capt
 def test_schema_lists_every_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["schema"]) == 0
     schemas = json.loads(capsys.readouterr().out)
-    assert set(schemas) == {"scenario.yaml", "terrain file", "map file", "counters file", "crt file", "chits file"}
+    assert set(schemas) == {
+        "scenario.yaml", "terrain file", "map file", "counters file", "crt file", "chits file", "position file"
+    }
     assert "towns" in schemas["map file"]["properties"]
 
 

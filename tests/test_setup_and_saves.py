@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from cheren.hexes import Hex, parse_label
-from cheren.saves import SaveError, dumps, load_position, loads, save_position
+from cheren.saves import SaveError, dumps, loads, read_position_save, save_position
 from cheren.scenario import Phase, Scenario, ScenarioError, Side, load_scenario
 from cheren.setup import initial_position
 from cheren.state import Position, Status, Supply
@@ -390,7 +390,7 @@ def load_error(pos: Position, change: Callable[[dict[str, Any]], object], tmp_pa
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(data, indent=2), encoding="utf-8")
     with pytest.raises(SaveError) as exc:
-        load_position(path, pos.scenario)
+        read_position_save(path, pos.scenario)
     message = str(exc.value)
     assert str(path) in message
     return message
@@ -400,14 +400,14 @@ def test_save_load_save_is_byte_identical(mini: Scenario, tmp_path: Path) -> Non
     pos = edited(mini)
     first, second = tmp_path / "first.json", tmp_path / "second.json"
     save_position(pos, first)
-    save_position(load_position(first, mini), second)
+    save_position(read_position_save(first, mini), second)
     assert first.read_bytes() == second.read_bytes()
 
 
 def test_loaded_position_equals_the_saved_one(mini: Scenario, tmp_path: Path) -> None:
     pos = edited(mini)
     save_position(pos, tmp_path / "p.json")
-    back = load_position(tmp_path / "p.json", mini)
+    back = read_position_save(tmp_path / "p.json", mini)
     assert back is not pos
     for f in dataclasses.fields(Position):
         assert getattr(back, f.name) == getattr(pos, f.name), f.name
@@ -466,7 +466,7 @@ def test_truncated_save_names_file_and_line(mini: Scenario, tmp_path: Path) -> N
     path = tmp_path / "truncated.json"
     path.write_text("".join(lines[:keep]), encoding="utf-8")
     with pytest.raises(SaveError) as exc:
-        load_position(path, mini)
+        read_position_save(path, mini)
     message = str(exc.value)
     assert str(path) in message
     assert f"line {keep + 1}" in message
@@ -610,7 +610,7 @@ def test_failed_save_keeps_the_old_file(mini: Scenario, tmp_path: Path) -> None:
 def test_bundled_scenario_setup_round_trips(bundled: Scenario, tmp_path: Path) -> None:
     pos = initial_position(bundled, seed=1)
     save_position(pos, tmp_path / "a.json")
-    save_position(load_position(tmp_path / "a.json", bundled), tmp_path / "b.json")
+    save_position(read_position_save(tmp_path / "a.json", bundled), tmp_path / "b.json")
     assert (tmp_path / "a.json").read_bytes() == (tmp_path / "b.json").read_bytes()
 
 

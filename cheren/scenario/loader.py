@@ -126,7 +126,7 @@ def _field_path(loc: tuple[Any, ...], data: Any) -> str:
             out += f"[{part}]"
             node = node[part] if isinstance(node, list) and 0 <= part < len(node) else None
             if isinstance(node, dict):
-                ident = node.get("id") or node.get("key") or node.get("name")
+                ident = node.get("id") or node.get("key") or node.get("name") or node.get("unit")
                 if isinstance(ident, str):
                     out += f" ({ident})"
         else:

@@ -9,17 +9,34 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
+from cheren.hexes import Hex
 from cheren.render.canvas import SceneCanvas, View, fit_view
-from cheren.ui.controller import Controller
+from cheren.render.scene import Scene
 
 CLICK_SLOP = 6.0  # pixels a press may move and still count as a click
 DRAG_REPAINT = 0.12  # seconds between repaints while dragging
 
 
+class MapController(Protocol):
+    """What the map needs from a mode's controller (play, edit, ...)."""
+
+    @property
+    def stack_hex(self) -> Hex | None: ...
+
+    def scene(self) -> Scene: ...
+
+    def subscribe(self, fn: Callable[[set[str]], None]) -> None: ...
+
+    def click_map(self, x: float, y: float) -> Any: ...
+
+    def set_hover(self, h: Hex | None) -> bool: ...
+
+
 class MapWidget:
-    def __init__(self, controller: Controller, width: int = 1000, height: int = 700) -> None:
+    def __init__(self, controller: MapController, width: int = 1000, height: int = 700) -> None:
         import ipywidgets as w
 
         self.controller = controller
