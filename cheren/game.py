@@ -386,6 +386,14 @@ class Game:
                 return Refusal(("9.0",), f"the path jumps from {previous.label} to {hex_text(h)}: move hex by hex")
             previous = h
         key, options = self._reach_key(uid)
+        if path[-1] == start:
+            # Nothing in 9.0 forbids a move that ends where it began (into a town and back, say):
+            # the path is walked hex by hex like any other that is not the cheapest.
+            cost, walk_refusal = _walk_cost(p, uid, path, options)
+            if walk_refusal is not None:
+                return walk_refusal
+            mp = p.movement(uid) + options.extra_mp
+            return None if cost <= mp else Refusal(("9.0",), f"that path costs {mp_text(cost)} MP; {d.name} has {mp}")
         known = self._reach_cache.get(key) if self.caching else None
         if known is None and self._walked(uid, path, options) is not None:
             return None  # walked hex by hex and within the unit's MP: no need for its whole reach
@@ -517,6 +525,9 @@ class Game:
             p.units[action.unit].hex = action.hex
             self.flow.queue.pop(0)
             self._events.append(f"{self._name(action.unit)} placed in {action.hex.label} ({', '.join(d.rules)})")
+            # placing a unit in a town takes it like entering it (2.1): a defector (6.0), a
+            # reinforcement sent to a Tigre town (8.2)
+            control.enter_hexes(self, p.units[action.unit].side, [action.hex])
             reinforcement.after_place(self, action.unit, action.hex, d)
         elif isinstance(action, ChooseArrival):
             self.flow.queue.pop(0)
@@ -635,7 +646,7 @@ class Game:
         self._losses.append(StepLoss(uid, unit.side, 1, rules))
         if unit.steps_lost >= d.steps:
             unit.steps_lost = d.steps - 1
-            unit.status, unit.hex = Status.ELIMINATED, None
+            unit.status, unit.hex, unit.supply = Status.ELIMINATED, None, None
             self._events.append(f"{d.name} loses its last step and is eliminated ({', '.join(rules)})")
         else:
             face = self.position.step(uid)
@@ -644,7 +655,7 @@ class Game:
     def _lose_all(self, uid: str, rules: tuple[str, ...], why: str) -> None:
         unit = self.position.units[uid]
         self._losses.append(StepLoss(uid, unit.side, self.position.steps_left(uid), rules))
-        unit.status, unit.hex = Status.ELIMINATED, None
+        unit.status, unit.hex, unit.supply = Status.ELIMINATED, None, None
         self._events.append(f"{self._name(uid)} is eliminated: {why} ({', '.join(rules)})")
 
     lose_step = _lose_step
@@ -839,10 +850,12 @@ def _walk_cost(position: Position, uid: str, path: tuple[Hex, ...], options: Mov
     ticks = 0
     here = unit.hex
     assert here is not None
-    for h in path:
-        if here != unit.hex and zoc.get(here) is Zoc.HARD:
+    for i, h in enumerate(path):
+        # A unit may leave the hex it starts in whatever holds it there; coming back into that
+        # hex later in the path is entering it, and stops it like any other (4.0, 5.1).
+        if i > 0 and zoc.get(here) is Zoc.HARD:
             return Fraction(0), Refusal(("4.0",), f"{d.name} must stop in {here.label}: it is in a hard enemy ZoC")
-        if here != unit.hex and here in options.stop_at:
+        if i > 0 and here in options.stop_at:
             return Fraction(0), Refusal(("5.1",), f"{d.name} must stop in {here.label}: a Roadblock is there")
         edge = next((e for e in graph.edges[here] if e.to == h), None)
         if edge is None or edge.ticks < 0:

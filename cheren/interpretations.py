@@ -104,10 +104,15 @@ INTERPRETATIONS: tuple[Interpretation, ...] = (
     Interpretation(
         "8.1",
         "If the Italians in an allied arrival town cannot retreat and survive, where do the allied "
-        "reinforcements go?",
-        "They stay in the pool and try again in the next allied Reinforcement phase.",
-        "8.1 assumes the town is emptied; units never share a hex with the enemy.",
-        ("test_8_1_italians_who_cannot_retreat_keep_the_town",),
+        "reinforcements go, and is the exchange fought again?",
+        "They stay in the pool and try again in the next allied Reinforcement phase, and each try is a new "
+        "8.1 exchange: a step from each side, then the Italians retreat or, unable to, lose a step instead "
+        "(11.7). Repeated tries wear both sides down, as a renewed assault on the town would.",
+        "8.1 assumes the town is emptied and units never share a hex with the enemy; nothing in 8.1 makes a "
+        "second arrival attempt different from the first, and 11.7 (which 8.1 invokes for the retreat) turns "
+        "an impossible retreat into a step loss.",
+        ("test_8_1_italians_who_cannot_retreat_keep_the_town",
+         "test_8_1_italians_who_cannot_retreat_are_fought_again_next_turn"),
     ),
     Interpretation(
         "8.4",
@@ -295,13 +300,19 @@ INTERPRETATIONS: tuple[Interpretation, ...] = (
     ),
     Interpretation(
         "11.8",
-        "May the attacker push when the defender could not retreat, and may it push more than once?",
-        "Yes to both. A push is open whenever the die was 5 or 6 and the defender took the loss instead of "
-        "retreating, by choice or because it could not; after each push the defender chooses again, and if "
-        "it stays again the attacker may push again. Pushes come before the attacker's own losses.",
-        "11.8 asks only that the defender did not retreat; the new retreat result meets the same conditions.",
+        "May the attacker push when the defender could not retreat, may it push more than once, and what "
+        "does a push cost?",
+        "A push is open whenever the die was 5 or 6 and the defender took the loss instead of retreating, by "
+        "choice or because it could not; after each push the defender chooses again, and if it stays again "
+        "the attacker may push again. Each push costs one step on top of the table's loss, so it is open "
+        "only while the attacking units have more steps left than the table takes from them.",
+        "11.8 asks only that the defender did not retreat, and the new retreat result meets the same "
+        "conditions. It calls the push's step an extra loss, and 11.5 applies the attacker's result after "
+        "the defender's, so an attacker its own result eliminates has no step to push with.",
         ("test_11_8_a_push_is_allowed_when_the_defender_could_not_retreat",
-         "test_11_8_the_attacker_may_push_again_while_the_defender_keeps_staying"),
+         "test_11_8_the_attacker_may_push_again_while_the_defender_keeps_staying",
+         "test_11_8_an_attacker_its_result_eliminates_cannot_push",
+         "test_11_8_a_push_costs_a_step_beyond_the_table_loss"),
     ),
     Interpretation(
         "11.9",
@@ -322,6 +333,91 @@ INTERPRETATIONS: tuple[Interpretation, ...] = (
         "owner's support total only, not to the combat strength.",
         "The reconstructed chits.yaml describes each effect in words; these are the nearest rules they touch.",
         ("test_5_1_combat_chits_shift_the_odds_of_the_attack_they_are_played_on",),
+    ),
+    Interpretation(
+        "10.0",
+        "Do units moving in the Enemy reaction phase pay the ZoC cost and stop on entering a hard ZoC?",
+        "Yes. A reacting unit moves under the movement rules of 9.0 and 4.0: +1 MP entering an enemy ZoC, "
+        "and a stop on entering a hard one.",
+        "10.0 only limits which units may move and how much stacking value; it sets no other way of moving, "
+        "and 4.0 applies to every move.",
+        ("test_10_0_a_reacting_unit_pays_for_enemy_zoc_and_stops_in_a_hard_one",),
+    ),
+    Interpretation(
+        "8.3",
+        "What does replacing one step do to a brigade that is on its white-dot replacement counter?",
+        "It steps back up the ladder of 11.6: the replacement counter goes and the brigade's own counter "
+        "returns, flipped (the 6-5 side of the 8-5).",
+        "8.3 replaces one step loss, and 11.6 describes a brigade's four steps as one ladder across its two "
+        "counters; undoing one loss climbs one rung.",
+        ("test_8_3_a_brigade_on_its_replacement_counter_steps_back_onto_its_own",),
+    ),
+    Interpretation(
+        "8.1",
+        "Who takes the allied step when the turn-6 artillery arrives alone at a town the Italians hold?",
+        "The artillery itself: it is the only arriving unit, and 11.6 lets artillery take a step when no "
+        "other unit can. The Italians lose their step and retreat as usual, and the gun is placed.",
+        "8.1 says to do the exchange in game turn 6 too, even with a sole artillery unit; 11.6 decides who "
+        "takes the loss.",
+        ("test_8_1_artillery_arriving_alone_takes_the_step_itself",
+         "test_8_1_arriving_artillery_loses_the_step_only_if_nothing_else_can"),
+    ),
+    Interpretation(
+        "13.0",
+        "May a unit that moved in the Movement phase move again in the Exploitation phase?",
+        "Yes. The once-a-phase limit of 9.0 starts afresh in each phase; a unit that may exploit (or holds an "
+        "Exploit chit) and has no supply marker moves in Exploitation whatever it did in Movement.",
+        "13.0 names who may move (the exploiting types, Exploit chits, no Low/No marker) and nothing else; the "
+        "designer's notes praise the motorized battalions because they move in both phases.",
+        ("test_13_0_a_unit_that_moved_in_movement_may_move_again_in_exploitation",),
+    ),
+    Interpretation(
+        "9.0",
+        "May a move end in the hex where it began (into a town and back, say)?",
+        "Yes. The path is walked hex by hex like any other: it pays every hex, it stops on re-entering a hard "
+        "ZoC or a Roadblock, and a town it passes through is taken (2.1). Such round trips are accepted by "
+        "the gate but not listed among the legal actions, which list one move per reachable hex.",
+        "9.0 limits a move by its movement points, its terrain and the hexes it may enter, not by where it "
+        "ends; the 6.0 note has units pass through a town to take it.",
+        ("test_9_0_a_unit_may_step_into_a_town_and_back",
+         "test_4_0_re_entering_the_start_hex_in_a_hard_zoc_is_entering_it",
+         "test_9_0_4_0_the_gate_and_the_reach_agree_with_the_rules_read_afresh"),
+    ),
+    Interpretation(
+        "8.2",
+        "Where does an Italian reinforcement go when it was delayed because no Tigre town was free?",
+        "To a Tigre town free of allied units, as soon as one is (the Italian player picks which), even if its "
+        "own arrival town has been freed meanwhile.",
+        "8.2 delays the reinforcement until it can be placed in a Tigre town: once its town was lost, the "
+        "reinforcement is redirected to Tigre, and the delay ends when Tigre can take it.",
+        ("test_8_2_a_delayed_italian_reinforcement_goes_to_a_free_tigre_town",
+         "test_8_2_allied_held_italian_arrival_town_sends_reinforcements_to_tigre"),
+    ),
+    Interpretation(
+        "9.0",
+        "Does a unit that follows a track onto a road across a river pay the river?",
+        "No: from a track onto a road it pays the road cost only, and the road cost leaves out rivers. The "
+        "other way, from a road onto a track hex, it pays that hex's terrain and the river.",
+        "9.0 lets a unit pay the road cost only when it follows a road, or comes from a track onto one, and "
+        "says road movement pays no river; entering a track hex pays its terrain, river included.",
+        ("test_9_0_from_track_onto_road_across_a_river_pays_the_road_cost_only",
+         "test_9_0_track_onto_road_pays_road_cost"),
+    ),
+    Interpretation(
+        "6.0, 2.1",
+        "Does a defecting native placed into an empty Italian town take it?",
+        "Yes. Being placed in a town takes it like entering it, for a defector (6.0) as for an Italian "
+        "reinforcement sent to a Tigre town (8.2).",
+        "Every other way onto a hex (a move, a retreat, an advance, an arrival) takes a town (2.1); nothing "
+        "makes a placement different.",
+        ("test_6_0_a_defector_placed_in_an_empty_italian_town_takes_control_of_it",),
+    ),
+    Interpretation(
+        "12.4, 11.6",
+        "Does an eliminated unit keep its Low or No supply marker?",
+        "No. The marker goes with the unit when it leaves the map.",
+        "Markers show the supply state of units on the map (2.2, 12.4); an eliminated unit traces nothing.",
+        ("test_12_4_an_eliminated_unit_keeps_no_supply_marker",),
     ),
 )
 

@@ -34,13 +34,13 @@ GAMES: list[tuple[str, str, int, int | None]] = [
 
 # (actions, sha256 of the action log, sha256 of the final position), first 16 hex digits
 PINNED: dict[tuple[str, str, int, int | None], tuple[int, str, str]] = {
-    ("random", "random", 3, None): (668, "2adad97e195069c7", "adbd151bfc253a93"),
-    ("random", "random", 1941, None): (724, "16b35871d21e3e34", "eebcd593e809d378"),
-    ("random", "heuristic", 11, 4): (136, "0df6ced01141cb1f", "813a51a3a02a0220"),
-    ("heuristic", "random", 12, 4): (265, "c7940a5ff914fed0", "19218467a4ba7da5"),
-    ("heuristic", "heuristic", 5, 3): (186, "c53c421a7d6371a3", "ecfe347bd363c765"),
-    ("heuristic", "heuristic", 2024, 3): (207, "656f2d145009dd2b", "f8d84dc0606fcf5c"),
-    ("heuristic", "heuristic", 7, None): (588, "f14ad9593849cbce", "c225db46fcc83247"),
+    ("random", "random", 3, None): (668, "2adad97e195069c7", "4c1daea8cc990ed5"),
+    ("random", "random", 1941, None): (724, "16b35871d21e3e34", "269cfc6bf33b8b61"),
+    ("random", "heuristic", 11, 4): (136, "0df6ced01141cb1f", "9aa0b1d41daf8d25"),
+    ("heuristic", "random", 12, 4): (265, "c7940a5ff914fed0", "2b729c578930eac1"),
+    ("heuristic", "heuristic", 5, 3): (186, "c53c421a7d6371a3", "5bbb54a3f99c77b7"),
+    ("heuristic", "heuristic", 2024, 3): (207, "656f2d145009dd2b", "266b127d4da80674"),
+    ("heuristic", "heuristic", 7, None): (588, "f14ad9593849cbce", "3fcd5c5c90bdca7f"),
 }
 
 

@@ -357,7 +357,7 @@ def _play_out(
             and choices.attacker_pushes
             and (choices.max_pushes is None or pushes < choices.max_pushes)
             and stack.alive()
-            and a_lost < attacker_steps
+            and attacker_steps - a_lost > result.attacker  # a step to spare beyond the table's loss (11.8)
         ):
             pushes += 1
             a_lost += 1

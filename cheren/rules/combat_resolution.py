@@ -10,9 +10,9 @@ players, in this order.
 3. The defender's losses, one step at a time, each step's unit chosen by the defender (11.6).
 4. The retreat (the survivors move together; over-stacking in the new hex is removed at once,
    11.7 and 3.1), or the extra step for staying.
-5. On a die of 5 or 6, when the defender stayed and still holds the hex, the attacker may push:
-   it loses a step and the defender gets a new retreat-or-loss choice, after which the attacker
-   may push again (11.8).
+5. On a die of 5 or 6, when the defender stayed and still holds the hex, the attacker may push
+   if it has a step to spare beyond its table loss: it loses that step and the defender gets a
+   new retreat-or-loss choice, after which the attacker may push again (11.8).
 6. The attacker's losses (11.5, 11.6).
 7. If the hex was vacated, advance after combat, one unit at a time, units that lost steps in
    this attack first, never artillery (11.9) or the Massaua garrison (8.5).
@@ -252,7 +252,10 @@ def _continue(game: Game) -> None:
                 return
         elif stage == "push":
             cur.stage = "attacker_losses"
-            if cur.stayed and cur.die in PUSH_ROLLS and defenders and _alive(p, cur.attackers):
+            # 11.8 makes the push an extra step, and 11.5 takes the table's loss after the
+            # defender's: an attacker with no step left beyond that loss cannot pay for a push.
+            payable = _steps(p, _alive(p, cur.attackers)) > cur.result.attacker
+            if cur.stayed and cur.die in PUSH_ROLLS and defenders and payable:
                 _ask(game, Decision(
                     "combat_push", cur.side, ("11.8",),
                     f"{where}: the die was {cur.die} and the defender stayed: push (lose a step; the defender "

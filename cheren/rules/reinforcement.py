@@ -146,14 +146,22 @@ def _after_exchange(game: Game, town: str, group: tuple[str, ...]) -> None:
 
 def _italian_arrival(game: Game, town: str, group: list[str]) -> None:
     """8.0/8.2: an allied-held arrival town sends Italian reinforcements to a Tigre town free of
-    allied units, or delays them; an allied-controlled empty town loses its Control marker."""
+    allied units, or delays them until one is free; an allied-controlled empty town loses its
+    Control marker."""
     from cheren.game import Decision
 
     position = game.position
     s = position.scenario
     h = s.town_hex(town)
-    if not any(position.units[u].side is Side.ALLIED for u in position.units_at(h)):
-        _place(game, town, group)
+    # 8.2 sends a reinforcement that could not come to its town to a Tigre town: one that was
+    # delayed waits for a free Tigre town, not for its own town to be free again.
+    waiting = [u for u in group if u in position.delayed]
+    fresh = [u for u in group if u not in position.delayed]
+    if fresh and not any(position.units[u].side is Side.ALLIED for u in position.units_at(h)):
+        _place(game, town, fresh)
+        fresh = []
+    group = waiting + fresh
+    if not group:
         return
     choices = tigre_towns(position)
     if not choices:
@@ -166,7 +174,7 @@ def _italian_arrival(game: Game, town: str, group: list[str]) -> None:
                 "place",
                 Side.ITALIAN,
                 ("8.2",),
-                f"{town} is held by allied units: place {s.units[uid].name} in a Tigre town free of allied units",
+                f"{s.units[uid].name} cannot come to {town}: place it in a Tigre town free of allied units",
                 (uid,),
                 choices=choices,
             )
@@ -188,12 +196,9 @@ def tigre_towns(position: Position) -> tuple[Hex, ...]:
 
 
 def after_place(game: Game, uid: str, h: Hex, decision: Decision) -> None:
-    position = game.position
-    position.delayed.discard(uid)
-    town = position.scenario.towns_by_hex.get(h)
-    if "8.2" in decision.rules and town is not None and town.name in position.allied_control:
-        position.allied_control.discard(town.name)
-        game.event(f"the Control marker on {town.name} is removed (8.2)")
+    """A placed unit is no longer waiting for a town (8.1, 8.2); the town itself was taken as
+    the unit was placed (2.1)."""
+    game.position.delayed.discard(uid)
 
 
 def _place(game: Game, town: str, group: list[str]) -> None:
