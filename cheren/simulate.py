@@ -118,10 +118,17 @@ def play_game(
         if viewer is not None:
             redeal_hidden(position, Side(viewer), random.Random(seed))
         game = Game.from_position(position, s, seed=seed)
-    for data in plan or ():
-        game.apply(action_from_json(data))
     bots = {Side.ALLIED: make_bot(allied, seed * 2 + 1), Side.ITALIAN: make_bot(italian, seed * 2 + 2)}
     seats = {side: SideSeat(game, side) for side in Side}
+    planner = game.moment.acting
+    for data in plan or ():
+        action = action_from_json(data)
+        # the plan is the side to move's: the other side's decisions on the way (a chit window
+        # opening the phase, a retreat after an attack) are its bot's
+        while game.pending is not None and game.acting is not planner and not game.check(action).ok:
+            other = game.acting
+            game.apply(bots[other].choose(seats[other]).action)
+        game.apply(action)
     start_steps = {side: steps_remaining(game, side) for side in Side}
     control: list[list[str]] = []
     first_turn = turn = game.turn

@@ -169,9 +169,10 @@ def test_compare_candidates_on_the_same_seeds() -> None:
 
 # -- charts, the HTML page and the command line -------------------------------------------------------
 def test_charts_and_the_report_page() -> None:
-    from cheren.analysis.charts import candidates_chart, threat_overlays, to_png, to_svg, vp_histogram, vp_over_turns
+    from cheren.analysis.charts import candidates_chart, to_png, to_svg, vp_histogram, vp_over_turns
     from cheren.analysis.evaluate import Comparison
     from cheren.analysis.html import report_page
+    from cheren.analysis.overlays import threat_overlays
 
     p = load_position("asmara", SCENARIO)
     ev = evaluate(p, 4, allied="random", italian="random", seed=1)
@@ -180,7 +181,7 @@ def test_charts_and_the_report_page() -> None:
     assert to_png(vp_histogram(ev))[:4] == b"\x89PNG"
     report = analyse(p)
     kinds = {o.kind for o in threat_overlays(report.threats)}
-    assert kinds == {"threat", "supply-cut"}
+    assert kinds == {"enemy-reach", "threat", "supply-cut"}
     page = report_page("Asmara", report, ev)
     assert page.count("<svg") >= 3 and "<table>" in page and "http" not in page.split("</style>")[0]
 
@@ -224,3 +225,25 @@ def test_analysis_never_changes_the_position() -> None:
     assert p == before and all(
         u.status is not Status.OFF_MAP or SCENARIO.units[u.id].type.air for u in p.units.values()
     )
+
+
+def test_the_app_analysis_panel_reports_shows_threats_and_fills_its_gauge() -> None:
+    from cheren.ui import App
+    from cheren.ui.analysis_panel import gauge_html
+
+    app = App(Game.from_position("cheren-first-assault", SCENARIO))
+    panel = app.analysis
+    panel.analyse()
+    assert "2106 (Col 41, Col 2)" in panel.output.value and "<table>" in panel.output.value
+    assert "threats" in app.controller.overlays
+    assert {o.kind for o in app.controller.overlay_list()} >= {"threat", "enemy-reach"}
+    seen: list[str] = []
+    panel.gauge.observe(lambda change: seen.append(change["new"]), "value")
+    panel.games.value, panel.bot.value = 3, "random"
+    ev = panel.play_out()
+    assert ev.games == 3 and "3 of 3 play-outs" in panel.gauge.value
+    assert any("1 of 3 play-outs" in v for v in seen) and any("2 of 3 play-outs" in v for v in seen)
+    assert panel.chart.value[:4] == b"\x89PNG"
+    assert "0 of 5 play-outs" in gauge_html(None, 5)
+    app.controller.end_phase()
+    assert "The position has changed" in panel.output.value

@@ -4,8 +4,9 @@ chart is asked for so the engine never needs it.
 * :func:`vp_histogram`: the play-outs' Allied VP, each bar coloured by its victory level (14.0);
 * :func:`vp_over_turns`: the median Allied VP at the end of each turn, with the middle half;
 * :func:`candidates_chart`: each candidate's chance of an Allied win, a draw and an Italian win,
-  with 95% intervals;
-* :func:`threat_overlays`: the threat map as overlays of the map itself (no matplotlib).
+  with 95% intervals.
+
+The threat map is drawn on the map itself: :func:`cheren.analysis.overlays.threat_overlays`.
 
 Each chart function returns a matplotlib ``Figure``; :func:`to_svg` and :func:`to_png` turn one
 into text or bytes for a page, a notebook or a file.
@@ -17,9 +18,6 @@ import io
 from typing import TYPE_CHECKING, Any
 
 from cheren.analysis.evaluate import Comparison, Evaluation
-from cheren.analysis.threats import Threats
-from cheren.hexes import Hex
-from cheren.render.scene import Overlay
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -143,18 +141,6 @@ def to_png(fig: Figure, dpi: int = 110) -> bytes:
     return buf.getvalue()
 
 
-def threat_overlays(t: Threats) -> list[Overlay]:
-    """The threat map on the map: each threatened stack labelled with the enemy's best column,
-    and each hex where one enemy move cuts a supply line."""
-    stacks: dict[Hex, str | None] = {st.hex: st.column for st in t.stacks}
-    cuts: dict[Hex, str | None] = {c.at: "cut" for c in t.cuts}
-    side = t.side.enemy.adjective
-    return [
-        Overlay("threat", stacks, colour="#d0201a", opacity=0.28, title=f"best {side} odds next turn"),
-        Overlay("supply-cut", cuts, colour="#7a2fa0", opacity=0.3, title=f"{_a(side)} move here cuts supply"),
-    ]
-
-
 def _quantile(values: list[int], q: float) -> float:
     v = sorted(values)
     pos = q * (len(v) - 1)
@@ -164,7 +150,3 @@ def _quantile(values: list[int], q: float) -> float:
 
 def _short(text: str, limit: int = 42) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _a(word: str) -> str:
-    return f"an {word}" if word[:1] in "AEIOU" else f"a {word}"

@@ -295,11 +295,23 @@ def describe_plan(position: Position, plan: Sequence[Action]) -> str:
     return "; ".join(pattern.sub(lambda m: names[m.group(1)].name, a.describe()) for a in plan)
 
 
+def let_the_other_side_pass(game: Game, side: object) -> None:
+    """Answer the decisions pending for the side that is not ``side`` (a chit window opening the
+    phase, say) by passing, or with their first answer where passing is not one: how a plan of
+    ``side`` is checked before it is played out."""
+    while game.pending is not None and game.acting is not side:
+        options = game.legal_actions()
+        game.apply(next((a for a in options if a.kind == "pass_chit"), options[0]))
+
+
 def _check_plan(position: Position, plan: Sequence[Action]) -> None:
-    """Refuse a plan the gate refuses, before any play-out starts (the first die decides nothing
-    about legality: a plan is checked on a game from the position)."""
+    """Refuse a plan the gate refuses, before any play-out starts; the other side's decisions on
+    the way are passed (a play-out lets its bot decide them)."""
     game = Game.from_position(position.copy())
+    planner = game.moment.acting
     for i, action in enumerate(plan):
+        if not game.check(action).ok:
+            let_the_other_side_pass(game, planner)
         verdict = game.check(action)
         if not verdict.ok:
             raise ValueError(f"step {i + 1} of the plan ({describe_plan(position, [action])}) is refused: {verdict}")

@@ -75,7 +75,7 @@ def markdown_to_html(text: str) -> str:
 
 
 def report_page(title: str, report: AnalysisReport, evaluation: Evaluation | None = None) -> str:
-    from cheren.analysis.charts import threat_overlays
+    from cheren.analysis.overlays import threat_overlays
 
     p = report.position
     parts = [
