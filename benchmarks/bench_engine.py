@@ -230,6 +230,18 @@ def main() -> None:
     rows.append((f"save a finished game ({len(played.log)} actions)", t, f"{t / base_one:.1f} x one networkx reach"))
     t = median_seconds(lambda: loads_game(text, s), game_repeats)
     rows.append(("load it again (replays every action through the gate)", t, f"{t / full:.2f} x the game itself"))
+    from cheren.analysis.report import analyse
+    from cheren.positions import load_position
+    from cheren.setup import initial_position
+
+    opening = initial_position(s, seed=1941)
+    t = median_seconds(lambda: analyse(opening), repeats)
+    rows.append(("position report on the opening (attacks, threat map, supply cuts, supply)", t,
+                 f"{t / base_one:.0f} x one networkx reach"))
+    agordat = load_position("agordat", s)
+    t = median_seconds(lambda: analyse(agordat), game_repeats)
+    rows.append(("position report on Agordat, turn 2 (the library position)", t,
+                 f"{t / heuristic:.2f} x a heuristic game"))
     if playouts:
         rate, wall = play_outs_per_core_second(playouts)
         rows.append((f"{playouts} heuristic play-outs from a turn-2 position, 2 worker processes", wall,

@@ -150,6 +150,53 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    from cheren.analysis.evaluate import evaluate
+    from cheren.analysis.html import report_page
+    from cheren.analysis.report import analyse
+    from cheren.bots import BOTS
+    from cheren.positions import PositionError, open_position
+    from cheren.saves import write_atomically
+
+    for name in (args.allied, args.italian):
+        if name not in BOTS:
+            print(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}", file=sys.stderr)
+            return 2
+    if args.games < 0 or args.jobs < 1:
+        print("--games must be 0 or more and --jobs 1 or more", file=sys.stderr)
+        return 2
+    try:
+        s = load_scenario(args.scenario)
+        record = open_position(args.position, s)
+    except (ScenarioError, PositionError) as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    report = analyse(record.position)
+    print(report.explain())
+    evaluation = None
+    if args.games:
+        evaluation = evaluate(
+            record.position, args.games, allied=args.allied, italian=args.italian, seed=args.seed, jobs=args.jobs,
+            label=record.title, progress=not args.quiet,
+        )
+        print()
+        print(evaluation.explain())
+    try:
+        if args.out:
+            data = {"position": record.name, "title": record.title, "date": record.date.isoformat(),
+                    **(evaluation.to_json() if evaluation is not None else {"games": 0}),
+                    "report": report.to_json()}
+            write_atomically(args.out, json.dumps(data, indent=1) + "\n")
+            print(f"wrote {args.out}")
+        if args.report:
+            write_atomically(args.report, report_page(f"{record.title} ({record.date:%d %B %Y})", report, evaluation))
+            print(f"wrote {args.report}")
+    except OSError as exc:
+        print(f"cannot write the output: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cheren", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -178,6 +225,19 @@ def build_parser() -> argparse.ArgumentParser:
     pos.add_argument("--code", action="store_true", help="print only the position's one-line code")
     pos.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
     pos.set_defaults(func=_cmd_positions)
+
+    an = sub.add_parser("analyse", help="analyse a position: attacks, threats, supply, and play-outs")
+    an.add_argument("position", help="a library name (see `cheren positions`), a position file or save, or a code")
+    an.add_argument("--games", type=int, default=0, help="play the position out this many times (default 0)")
+    an.add_argument("--allied", default="heuristic", help="bot for the Allies in the play-outs")
+    an.add_argument("--italian", default="heuristic", help="bot for the Italians in the play-outs")
+    an.add_argument("--seed", type=int, default=0, help="the play-outs' seed: same seed, same play-outs")
+    an.add_argument("--jobs", type=int, default=1, help="worker processes for the play-outs (default 1)")
+    an.add_argument("--out", help="write the report and the play-outs' statistics here as JSON")
+    an.add_argument("--report", help="write one self-contained HTML page (map, report, charts) here")
+    an.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
+    an.add_argument("--quiet", action="store_true", help="no progress bar")
+    an.set_defaults(func=_cmd_analyse)
 
     sim = sub.add_parser("simulate", help="play many bot-against-bot games and summarise them")
     sim.add_argument("--games", type=int, default=100, help="how many games (default 100)")

@@ -15,7 +15,7 @@ import json
 import random
 import statistics
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -26,7 +26,7 @@ from cheren.bots import make_bot
 from cheren.game import Game
 from cheren.progress import Progress, game_progress, plain_progress
 from cheren.scenario import Scenario, Side, load_scenario
-from cheren.state import Status
+from cheren.state import Position, Status, chit_key
 from cheren.views import SideSeat
 
 _SCENARIOS: dict[str, Scenario] = {}
@@ -55,6 +55,7 @@ class GameResult:
     log: list[dict[str, Any]] | None = None
     # steps lost by cause ("stacking" 3.1, "attrition" 12.6, "combat" 8.1/11.x, "other"), per side
     losses: dict[str, dict[str, int]] = field(default_factory=dict)
+    first_turn: int = 1  # the turn play started in (``control`` holds one entry per turn from it)
 
 
 def loss_cause(first_rule: str) -> str:
@@ -97,15 +98,40 @@ def play_game(
     italian: str,
     scenario_dir: str | None = None,
     keep_log: bool = False,
+    start: str | None = None,
+    plan: list[dict[str, Any]] | None = None,
+    viewer: str | None = None,
 ) -> GameResult:
-    """One whole game; the same arguments always give the same result."""
+    """One whole game; the same arguments always give the same result.
+
+    ``start`` (a position code, :mod:`cheren.positions`) plays out that position instead of the
+    set-up, with fresh dice from ``seed``; ``viewer`` (a side) first re-deals the chits that side
+    cannot see (:func:`redeal_hidden`); ``plan`` (actions as JSON) is applied through the gate
+    before the bots take over."""
     s = _scenario(scenario_dir)
-    game = Game(s, seed=seed)
+    if start is None:
+        game = Game(s, seed=seed)
+    else:
+        from cheren.positions import parse_position_code
+
+        position = parse_position_code(start, s)
+        if viewer is not None:
+            redeal_hidden(position, Side(viewer), random.Random(seed))
+        game = Game.from_position(position, s, seed=seed)
     bots = {Side.ALLIED: make_bot(allied, seed * 2 + 1), Side.ITALIAN: make_bot(italian, seed * 2 + 2)}
     seats = {side: SideSeat(game, side) for side in Side}
-    start = {side: steps_remaining(game, side) for side in Side}
+    planner = game.moment.acting
+    for data in plan or ():
+        action = action_from_json(data)
+        # the plan is the side to move's: the other side's decisions on the way (a chit window
+        # opening the phase, a retreat after an attack) are its bot's
+        while game.pending is not None and game.acting is not planner and not game.check(action).ok:
+            other = game.acting
+            game.apply(bots[other].choose(seats[other]).action)
+        game.apply(action)
+    start_steps = {side: steps_remaining(game, side) for side in Side}
     control: list[list[str]] = []
-    turn = game.turn
+    first_turn = turn = game.turn
     while not game.over:
         side = game.acting
         choice = bots[side].choose(seats[side])
@@ -124,16 +150,32 @@ def play_game(
         allied_vp=vp,
         level=band.level,
         winner=band.winner.value if band.winner is not None else "draw",
-        allied_steps_lost=start[Side.ALLIED] - steps_remaining(game, Side.ALLIED),
-        italian_steps_lost=start[Side.ITALIAN] - steps_remaining(game, Side.ITALIAN),
+        allied_steps_lost=start_steps[Side.ALLIED] - steps_remaining(game, Side.ALLIED),
+        italian_steps_lost=start_steps[Side.ITALIAN] - steps_remaining(game, Side.ITALIAN),
         actions=len(game.log),
         control=control,
         log=[a.to_json() for a in game.actions()] if keep_log else None,
         losses=step_losses(game),
+        first_turn=first_turn,
     )
 
 
-Task = tuple[int, int, str, str, str | None, bool]
+def redeal_hidden(position: Position, viewer: Side, rng: random.Random) -> None:
+    """Deal again what ``viewer`` cannot see (5.0, 5.1): the enemy's hand is refilled, chit for
+    chit, from the enemy's chits among that hand and the cup; the rest go back to the cup.  A
+    play-out then does not know what the side to move could not know."""
+    c = position.chits
+    enemy = viewer.enemy
+    s = position.scenario
+    unseen = [*c.hands[enemy], *c.cup]
+    own = sorted(x for x in unseen if s.chits[chit_key(x)].side is enemy)
+    rng.shuffle(own)
+    hand = own[: len(c.hands[enemy])]
+    c.hands[enemy] = hand
+    c.cup = sorted(x for x in unseen if x not in hand)
+
+
+Task = tuple[int, int, str, str, str | None, bool, str | None, list[dict[str, Any]] | None, str | None]
 
 
 def _play(args: Task) -> GameResult:
@@ -163,24 +205,34 @@ def simulate(
     keep_log: bool = False,
     progress: Progress | bool | None = None,
     batch: int | None = None,
+    start: str | None = None,
+    plan: list[dict[str, Any]] | None = None,
+    viewer: str | None = None,
+    on_result: Callable[[GameResult], None] | None = None,
 ) -> list[GameResult]:
     """Play ``games`` games and return their results in game order.
 
     With no executor, ``jobs`` > 1 runs a process pool of that size and 1 plays in this process.
     ``batch`` games go to the executor as one task (default: :func:`batch_size`).  ``progress``
     is called with (games done, games) as they finish; True shows a bar (:mod:`cheren.progress`:
-    a widget in a notebook)."""
+    a widget in a notebook).  ``start``, ``plan`` and ``viewer`` play out a position (see
+    :func:`play_game`); ``on_result`` sees each game as it finishes."""
     if progress is True:
         with game_progress(games) as bar:
             return simulate(games, seed, allied, italian, executor=executor, jobs=jobs, scenario_dir=scenario_dir,
-                            keep_log=keep_log, progress=bar, batch=batch)
+                            keep_log=keep_log, progress=bar, batch=batch, start=start, plan=plan, viewer=viewer,
+                            on_result=on_result)
     report = progress if callable(progress) else None
     seeds = game_seeds(seed, games)
-    tasks: list[Task] = [(i, sd, allied, italian, scenario_dir, keep_log) for i, sd in enumerate(seeds)]
+    tasks: list[Task] = [
+        (i, sd, allied, italian, scenario_dir, keep_log, start, plan, viewer) for i, sd in enumerate(seeds)
+    ]
     results: list[GameResult] = []
     if executor is None and jobs <= 1:
         for t in tasks:
             results.append(_play(t))
+            if on_result:
+                on_result(results[-1])
             if report:
                 report(len(results), games)
         return results
@@ -190,7 +242,11 @@ def simulate(
     try:
         futures = [pool.submit(_play_batch, tasks[i : i + size]) for i in range(0, len(tasks), size)]
         for future in as_completed(futures):
-            results.extend(future.result())
+            done = future.result()
+            results.extend(done)
+            if on_result is not None:
+                for r in done:
+                    on_result(r)
             if report:
                 report(len(results), games)
     finally:

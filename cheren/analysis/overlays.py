@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cheren.analysis.threats import Threats
 from cheren.hexes import Hex
 from cheren.render.scene import Overlay
 from cheren.rules.movement import explain_move, immobile_reason, reachable
@@ -193,3 +194,20 @@ def supply_line_overlay(position: Position, unit_id: str) -> Overlay:
         title = f"{name}: no supply line (12.0); x = blocked"
         colour = "#d0201a"
     return Overlay("supply-line", labels, colour=colour, opacity=0.25, paths=tuple(paths), title=title)
+
+
+def threat_overlays(t: Threats, reach: bool = True) -> list[Overlay]:
+    """The threat map of :func:`cheren.analysis.threats.threats` on the map: where the enemy's
+    units can end their next move, each threatened stack labelled with the enemy's best column,
+    and each hex where one enemy move cuts a supply line."""
+    enemy = t.side.enemy.adjective
+    out = []
+    if reach:
+        hexes: dict[Hex, str | None] = {h: None for hs in t.reach.values() for h in hs}
+        out.append(Overlay("enemy-reach", hexes, colour="#6b5a3c", opacity=0.14, title=f"{enemy} reach next turn"))
+    out.append(Overlay("threat", {st.hex: st.column for st in t.stacks}, colour="#d0201a", opacity=0.3,
+                       title=f"best {enemy} odds next turn"))
+    article = "an" if enemy[:1] in "AEIOU" else "a"
+    out.append(Overlay("supply-cut", {c.at: "cut" for c in t.cuts}, colour="#7a2fa0", opacity=0.32,
+                       title=f"{article} {enemy} move here cuts supply"))
+    return out

@@ -16,6 +16,7 @@ from typing import Any
 from cheren.game import Game
 from cheren.scenario.models import Side
 from cheren.ui import panels
+from cheren.ui.analysis_panel import AnalysisPanel
 from cheren.ui.controller import Bot, Controller, Feedback
 from cheren.ui.map import MapWidget
 
@@ -115,6 +116,7 @@ class App:
         self.mode = w.Dropdown(description="Play", layout=w.Layout(width="300px"))
         self._set_modes()
         self.mode.observe(self._mode_changed, "value")
+        self.analysis = AnalysisPanel(c)
         self.path = w.Text(value=str(save_path), description="File", layout=w.Layout(width="300px"))
         self.path.add_class("cheren-save-path")
         save = self._button("Save", "cheren-save", lambda: c.save(self.path.value))
@@ -125,6 +127,7 @@ class App:
                 self.decision_panel,
                 self.attack_panel,
                 self._panel("Overlays", [overlays, self.key], "cheren-overlays"),
+                self._panel("Analysis", [self.analysis.widget], "cheren-analysis-panel"),
                 self._panel("Chits", [self.chits], "cheren-chits"),
                 self._panel("Log", [self.log], "cheren-log-box"),
                 self._panel("Game", [self.mode, w.HBox([self.path]), w.HBox([save, load])], "cheren-game"),

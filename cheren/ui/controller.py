@@ -132,6 +132,7 @@ OVERLAYS: dict[str, str] = {
     "garrisons": "Garrison areas",
     "markers": "Low/No supply",
     "edges": "Af Abed edge (12.2)",
+    "threats": "Enemy threats next turn",
 }
 NEEDS: dict[str, str] = {"supply-unit": "supply", "supply-allied": "supply", "supply-italian": "supply"}
 DEFAULT_OVERLAYS = frozenset({"reach", "supply-unit"})
@@ -661,6 +662,10 @@ class Controller:
                 out += self._supply_map(side)
         if "markers" in on:
             out += analysis.supply_marker_overlays(p)
+        if "threats" in on:
+            from cheren.analysis.threats import threats
+
+            out += analysis.threat_overlays(threats(p, p.side))
         uid = self.selected
         if uid is not None and p.units[uid].on_map:
             if "reach" in on and self.legal_moves(uid):

@@ -1,0 +1,249 @@
+"""Analysis of a position: the threat map, the ranked attacks, the report, play-outs, candidate
+comparison, charts and `cheren analyse`, on hand-made positions whose answers can be worked out
+by hand and on the bundled ones."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from cheren import load_scenario
+from cheren.actions import EndPhase, Move, Retreat
+from cheren.analysis.evaluate import compare, evaluate, wilson
+from cheren.analysis.report import analyse
+from cheren.analysis.threats import threats
+from cheren.cli import main
+from cheren.game import Game
+from cheren.positions import load_position
+from cheren.rules.combat_actions import Attack, NoAdvance, Push, StayAndLose
+from cheren.rules.combat_odds import compute_odds
+from cheren.rules.supply import check_side
+from cheren.scenario import Phase, Side
+from cheren.setup import initial_position
+from cheren.state import Status
+from tests.boards import H, allied, board, italian, position
+
+SCENARIO = load_scenario()
+CLEAR = ["........", "........", "........", "........", "........"]
+
+
+# -- the threat map ---------------------------------------------------------------------------------
+def test_threat_a_stack_that_can_be_attacked_at_exactly_3_to_1_next_turn_and_no_better(tmp_path: Path) -> None:
+    # An Italian 6 within reach of the Allied 2 (6 vs 2 is 3-1 on clear ground, no support on either
+    # side); a second Italian 6 too far away to join.
+    s = board(tmp_path, CLEAR, [allied("a", sp=2), italian("near", sp=6, mp=4), italian("far", sp=6, mp=1)])
+    p = position(s, {"a": "0403", "near": "0703", "far": "0101"})
+    t = threats(p, Side.ALLIED)
+    st = t.stack_at(H("0403"))
+    assert st is not None
+    assert st.attackers == ("near",) and st.column == "3-1"
+    assert (st.odds.attack_sp, st.odds.defence_sp, st.odds.shifts) == (6, 2, ())
+    # the gate agrees: move there in the Italian turn and the attack's odds are those
+    g = Game(s, seed=1, position=position(s, {"a": "0403", "near": "0703", "far": "0101"}, side=Side.ITALIAN))
+    g.apply(Move("near", g.reach("near").reach[st.placed["near"]].path))
+    while g.phase is not Phase.COMBAT:
+        g.apply(g.legal_actions()[0] if g.pending is not None else EndPhase())
+    assert compute_odds(g.position, ("near",), H("0403")).column_name == "3-1"
+    assert H("0101") not in t.reach["far"] or "far" not in st.attackers
+
+
+def test_threat_a_supply_line_the_enemy_can_cut_through_one_hex(tmp_path: Path) -> None:
+    # A road runs along the only open row, from the red edge at 0102 to the Allied unit at 0702;
+    # an Italian mountain unit above it can step onto the road at one hex and block it.
+    terrain = ["MMMMMMMM", "........", "MMMMMMMM"]
+    edge = {"name": "West", "hexes": ["0102"], "first_turn": 1, "last_turn": 12}
+    s = board(
+        tmp_path,
+        terrain,
+        [allied("a", mp=4), italian("i", mp=1), italian("z")],
+        roads=[["0102", "0202", "0302", "0402", "0502", "0602", "0702"]],
+        allied_edges=[edge],
+    )
+    p = position(s, {"a": "0702", "i": "0401", "z": "0803"})
+    assert check_side(p, Side.ALLIED)["a"].supplied
+    t = threats(p, Side.ALLIED)
+    assert [(c.unit, c.by) for c in t.cuts] == [("a", "i")]
+    cut = t.cuts[0]
+    assert cut.at in {H("0302"), H("0402"), H("0502")} and "cannot draw Allied supply" in cut.reason
+    after = p.copy()
+    after.units["i"].hex = cut.at
+    assert not check_side(after, Side.ALLIED)["a"].supplied
+
+
+def test_the_report_on_the_opening_position() -> None:
+    r = analyse(initial_position(SCENARIO, seed=1941))
+    text = r.explain()
+    assert r.vp == 1 and "1 Allied VP, Italian major victory" in text
+    assert r.attacks == [] and "No attack is possible" in text
+    assert all(u.supplied for u in r.supply)
+    assert r.threats.side is Side.ALLIED
+    data = r.to_json()
+    assert data["allied_vp"] == 1 and {t["name"] for t in data["towns"]} == set(SCENARIO.towns)
+    assert not any("_" in name for name in data["may_react"])  # counter names, not ids
+
+
+def test_the_report_ranks_attacks_by_the_exact_chance_the_defender_leaves() -> None:
+    p = load_position("cheren-first-assault", SCENARIO)
+    r = analyse(p)
+    assert [a.target.label for a in r.attacks] == ["2106"]
+    a = r.attacks[0]
+    assert set(a.attackers) == {"ind_11", "skinners_horse", "fa_144"} and a.air
+    assert a.whatif.column == "2-1" and a.p_vacated == Fraction(2, 3)
+    text = r.explain()
+    assert "| 2106 (Col 41, Col 2) | " in text and "67%" in text and "(11.1)" in text and "(11.4)" in text
+
+
+def test_the_engine_is_the_only_source_of_odds_frequencies_through_the_gate_match_the_report() -> None:
+    p = load_position("cheren-first-assault", SCENARIO)
+    a = analyse(p).attacks[0]
+    n = 300
+    vacated = 0
+    for seed in range(n):
+        g = Game.from_position(p, SCENARIO, seed=seed)
+        g.apply(Attack(a.target, a.attackers, a.air))
+        while g.pending is not None:  # the report assumes: retreat when possible, no push
+            acts = g.legal_actions()
+            g.apply(
+                next((x for x in acts if isinstance(x, Retreat)), None)
+                or next((x for x in acts if x in (Push(False), NoAdvance(), StayAndLose())), acts[0])
+            )
+        vacated += not any(g.position.units[u].hex == a.target for u in a.whatif.odds.defenders)
+    lo, hi = wilson(vacated, n, z=3.3)
+    assert lo <= float(a.p_vacated) <= hi, (vacated / n, a.p_vacated)
+
+
+# -- play-outs ------------------------------------------------------------------------------------------
+def test_evaluate_is_reproducible_and_its_levels_add_up() -> None:
+    p = load_position("asmara", SCENARIO)
+    ev = evaluate(p, 6, allied="random", italian="random", seed=5)
+    again = evaluate(p, 6, allied="random", italian="random", seed=5)
+    assert ev.vps == again.vps and ev.games == 6
+    levels = ev.levels()
+    assert list(levels) == [b.level for b in SCENARIO.info.victory]
+    assert sum(x.count for x in levels.values()) == 6
+    assert abs(sum(x.p for x in levels.values()) - 1) < 1e-9
+    for x in levels.values():
+        lo, hi = x.interval
+        assert lo <= x.p <= hi
+    by_turn = ev.vp_by_turn()
+    assert list(by_turn) == [11, 12] and all(len(v) == 6 for v in by_turn.values())
+    data = ev.to_json()
+    assert data["games"] == 6 and data["bots"] == {"allied": "random", "italian": "random"}
+
+
+def test_play_outs_do_not_know_the_hidden_chits() -> None:
+    import random
+
+    from cheren.simulate import redeal_hidden
+
+    p = load_position("agordat", SCENARIO)
+    before = {side: list(p.chits.hands[side]) for side in Side}
+    hands = set()
+    for seed in range(12):
+        q = p.copy()
+        redeal_hidden(q, Side.ALLIED, random.Random(seed))
+        assert q.chits.hands[Side.ALLIED] == before[Side.ALLIED]  # the side to move knows its own hand
+        assert len(q.chits.hands[Side.ITALIAN]) == len(before[Side.ITALIAN])
+        assert all(SCENARIO.chits[c.rsplit(".", 1)[0]].side is Side.ITALIAN for c in q.chits.hands[Side.ITALIAN])
+        assert sorted([*q.chits.hands[Side.ITALIAN], *q.chits.cup]) == sorted([*before[Side.ITALIAN], *p.chits.cup])
+        hands.add(tuple(sorted(q.chits.hands[Side.ITALIAN])))
+    assert len(hands) > 1
+
+
+def test_compare_candidates_on_the_same_seeds() -> None:
+    p = load_position("cheren-first-assault", SCENARIO)
+    attack = Attack(H("2106"), ("ind_11", "skinners_horse", "fa_144"), True)
+    c = compare(p, [attack, EndPhase()], 4, allied="random", italian="random", seed=2)
+    assert [ev.label for ev in c.candidates] == [
+        "attack 2106 with 11 Ind, Skinner's Horse, 144 Fd RA with air support",
+        "end the phase",
+    ]
+    assert [r.seed for r in c.candidates[0].results] == [r.seed for r in c.candidates[1].results]
+    assert "| end the phase |" in c.explain()
+    with pytest.raises(ValueError, match="step 1 of the plan"):
+        compare(p, [Move("ind_11", (H("2106"),))], 2, allied="random", italian="random")
+
+
+# -- charts, the HTML page and the command line -------------------------------------------------------
+def test_charts_and_the_report_page() -> None:
+    from cheren.analysis.charts import candidates_chart, to_png, to_svg, vp_histogram, vp_over_turns
+    from cheren.analysis.evaluate import Comparison
+    from cheren.analysis.html import report_page
+    from cheren.analysis.overlays import threat_overlays
+
+    p = load_position("asmara", SCENARIO)
+    ev = evaluate(p, 4, allied="random", italian="random", seed=1)
+    for fig in (vp_histogram(ev), vp_over_turns(ev), candidates_chart(Comparison([ev, ev]))):
+        assert to_svg(fig).lstrip().startswith(("<?xml", "<svg"))
+    assert to_png(vp_histogram(ev))[:4] == b"\x89PNG"
+    report = analyse(p)
+    kinds = {o.kind for o in threat_overlays(report.threats)}
+    assert kinds == {"enemy-reach", "threat", "supply-cut"}
+    page = report_page("Asmara", report, ev)
+    assert page.count("<svg") >= 3 and "<table>" in page and "http" not in page.split("</style>")[0]
+
+
+def test_cheren_analyse_writes_reproducible_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = [
+        "analyse",
+        "asmara",
+        "--games",
+        "4",
+        "--jobs",
+        "2",
+        "--allied",
+        "random",
+        "--italian",
+        "random",
+        "--seed",
+        "3",
+        "--quiet",
+    ]
+    assert main([*args, "--out", str(tmp_path / "a.json"), "--report", str(tmp_path / "a.html")]) == 0
+    assert main([*args, "--out", str(tmp_path / "b.json")]) == 0
+    a = json.loads((tmp_path / "a.json").read_text())
+    b = json.loads((tmp_path / "b.json").read_text())
+    assert a["games"] == 4 and set(a["vp"]) >= {"mean", "median", "histogram"}
+    assert abs(sum(v["p"] for v in a["victory_levels"].values()) - 1) < 1e-9
+    assert all(len(v["interval"]) == 2 for v in a["victory_levels"].values())
+    assert a["victory_levels"] == b["victory_levels"] and a["vp"] == b["vp"]
+    assert (tmp_path / "a.html").read_text().startswith("<!DOCTYPE html>")
+    out = capsys.readouterr().out
+    assert "Victory points now" in out and "play-outs to the end of turn 12" in out
+    assert main(["analyse", "nowhere"]) == 1
+    assert "not a library position" in capsys.readouterr().err
+
+
+def test_analysis_never_changes_the_position() -> None:
+    p = load_position("dologorodoc", SCENARIO)
+    before = p.copy()
+    analyse(p)
+    threats(p, Side.ITALIAN)
+    assert p == before and all(
+        u.status is not Status.OFF_MAP or SCENARIO.units[u.id].type.air for u in p.units.values()
+    )
+
+
+def test_the_app_analysis_panel_reports_shows_threats_and_fills_its_gauge() -> None:
+    from cheren.ui import App
+    from cheren.ui.analysis_panel import gauge_html
+
+    app = App(Game.from_position("cheren-first-assault", SCENARIO))
+    panel = app.analysis
+    panel.analyse()
+    assert "2106 (Col 41, Col 2)" in panel.output.value and "<table>" in panel.output.value
+    assert "threats" in app.controller.overlays
+    assert {o.kind for o in app.controller.overlay_list()} >= {"threat", "enemy-reach"}
+    seen: list[str] = []
+    panel.gauge.observe(lambda change: seen.append(change["new"]), "value")
+    panel.games.value, panel.bot.value = 3, "random"
+    ev = panel.play_out()
+    assert ev.games == 3 and "3 of 3 play-outs" in panel.gauge.value
+    assert any("1 of 3 play-outs" in v for v in seen) and any("2 of 3 play-outs" in v for v in seen)
+    assert panel.chart.value[:4] == b"\x89PNG"
+    assert "0 of 5 play-outs" in gauge_html(None, 5)
+    app.controller.end_phase()
+    assert "The position has changed" in panel.output.value
