@@ -324,7 +324,7 @@ def _run_batches(
 ) -> list[Task]:
     """Run the batches; the tasks of batches whose worker died, to be played again."""
     own = executor is None
-    pool = executor if executor is not None else ProcessPoolExecutor(max_workers=jobs)
+    pool = executor if executor is not None else ProcessPoolExecutor(max_workers=jobs, initializer=_quiet_worker)
     broken: list[Task] = []
     futures = {pool.submit(_play_batch, b): b for b in batches}
     try:
@@ -347,6 +347,15 @@ def _run_batches(
     return sorted(broken)
 
 
+def _quiet_worker() -> None:
+    """Workers leave Ctrl-C to the parent (a terminal sends it to the whole group) and end at
+    once on SIGTERM, whatever handler they inherited."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _stop(pool: Executor) -> None:
     """Stop a process pool now: cancel what has not started and end the workers (no orphans)."""
     processes = list(getattr(pool, "_processes", {}).values()) if isinstance(pool, ProcessPoolExecutor) else []
@@ -355,9 +364,10 @@ def _stop(pool: Executor) -> None:
         if proc.is_alive():
             proc.terminate()
     for proc in processes:
-        proc.join(timeout=5)
+        proc.join(timeout=1)
         if proc.is_alive():
             proc.kill()
+            proc.join(timeout=1)
 
 
 def replay_result(result: GameResult, scenario: Scenario) -> Game:
