@@ -9,6 +9,14 @@ from typing import Any, ClassVar
 from cheren.hexes import Hex
 
 
+def hex_text(h: Hex) -> str:
+    """A hex's label, or its coordinates when it lies off the labelled grid."""
+    try:
+        return h.label
+    except (ValueError, AttributeError, TypeError):
+        return str(tuple(h)) if isinstance(h, tuple) else repr(h)
+
+
 @dataclass(frozen=True)
 class Action:
     kind: ClassVar[str] = "action"
@@ -51,7 +59,7 @@ class Move(Action):
         return self.path[-1]
 
     def describe(self) -> str:
-        return f"move {self.unit} to {self.to.label}"
+        return f"move {self.unit} to {hex_text(self.path[-1]) if self.path else 'nowhere'}"
 
 
 @dataclass(frozen=True)
@@ -98,7 +106,7 @@ class Place(Action):
     hex: Hex
 
     def describe(self) -> str:
-        return f"place {self.unit} in {self.hex.label}"
+        return f"place {self.unit} in {hex_text(self.hex)}"
 
 
 @dataclass(frozen=True)
@@ -110,7 +118,7 @@ class Retreat(Action):
     to: Hex
 
     def describe(self) -> str:
-        return f"retreat {', '.join(self.units)} to {self.to.label}"
+        return f"retreat {', '.join(self.units)} to {hex_text(self.to)}"
 
 
 ACTION_TYPES: dict[str, type[Action]] = {
@@ -124,25 +132,93 @@ def register(cls: type[Action]) -> type[Action]:
     return cls
 
 
-def action_from_json(data: dict[str, Any]) -> Action:
-    kind = data.get("kind")
-    cls = ACTION_TYPES.get(str(kind))
+MAX_TEXT = 200  # characters in an id or a label an action names
+MAX_ITEMS = 64  # hexes in a path, units in a list
+MAX_COORD = 10_000  # hexes far off any map are refused, not walked
+
+
+def field_problem(kind: str, name: str, annotation: str, value: object) -> str | None:
+    """Why ``value`` cannot stand in the field ``name`` of an action (by its annotation), or None."""
+    def hex_ok(v: object) -> bool:
+        return (isinstance(v, Hex) and type(v.q) is int and type(v.r) is int
+                and abs(v.q) <= MAX_COORD and abs(v.r) <= MAX_COORD)
+
+    if annotation == "str":
+        ok = isinstance(value, str) and len(value) <= MAX_TEXT
+        want = f"a text of at most {MAX_TEXT} characters"
+    elif annotation == "bool":
+        ok = type(value) is bool
+        want = "true or false"
+    elif annotation == "Hex":
+        ok = hex_ok(value)
+        want = "a hex"
+    elif annotation == "tuple[Hex, ...]":
+        ok = isinstance(value, tuple) and len(value) <= MAX_ITEMS and all(hex_ok(v) for v in value)
+        want = f"a list of at most {MAX_ITEMS} hexes"
+    elif annotation == "tuple[str, ...]":
+        ok = isinstance(value, tuple) and len(value) <= MAX_ITEMS and all(
+            isinstance(v, str) and len(v) <= MAX_TEXT for v in value)
+        want = f"a list of at most {MAX_ITEMS} names"
+    else:
+        return None
+    return None if ok else f"{kind}: {name} must be {want}"
+
+
+def shape_problem(action: object) -> str | None:
+    """Why an object cannot be an action at all (the wrong type, a field of the wrong kind), or
+    None: the legality gate asks this before any rule, so no rule sees a malformed action."""
+    if not isinstance(action, Action):
+        return f"{type(action).__name__} is not an action"
+    for f in fields(action):
+        problem = field_problem(action.kind, f.name, str(f.type), getattr(action, f.name))
+        if problem is not None:
+            return problem
+    return None
+
+
+def action_from_json(data: Any) -> Action:
+    """An action from its JSON form; anything malformed raises ValueError naming the field."""
+    if not isinstance(data, dict):
+        raise ValueError(f"an action is a JSON object, not {type(data).__name__}")
+    raw_kind = data.get("kind")
+    cls = ACTION_TYPES.get(raw_kind) if isinstance(raw_kind, str) else None
     if cls is None:
-        raise ValueError(f"unknown action kind {kind!r}")
+        shown = raw_kind if isinstance(raw_kind, str) and len(raw_kind) <= 40 else type(raw_kind).__name__
+        raise ValueError(f"unknown action kind {shown!r}")
+    kind = cls.kind
     kwargs: dict[str, Any] = {}
     for f in fields(cls):
         if f.name not in data:
             raise ValueError(f"action {kind}: missing field {f.name!r}")
         value = data[f.name]
         annotation = str(f.type)
-        if annotation == "Hex":
-            value = Hex.from_label(value)
-        elif annotation.startswith("tuple[Hex"):
-            value = tuple(Hex.from_label(v) for v in value)
-        elif annotation.startswith("tuple["):
-            value = tuple(value)
+        try:
+            if annotation == "Hex":
+                value = _label(value)
+            elif annotation.startswith("tuple[Hex"):
+                value = tuple(_label(v) for v in _items(value))
+            elif annotation.startswith("tuple["):
+                value = tuple(_items(value))
+        except ValueError as exc:
+            raise ValueError(f"action {kind}: {f.name}: {exc}") from None
+        problem = field_problem(kind, f.name, annotation, value)
+        if problem is not None:
+            raise ValueError(problem)
         kwargs[f.name] = value
     extra = set(data) - {f.name for f in fields(cls)} - {"kind"}
     if extra:
-        raise ValueError(f"action {kind}: unknown fields {sorted(extra)}")
+        names = sorted(str(x)[:40] for x in extra)[:5]
+        raise ValueError(f"action {kind}: unknown fields {names}")
     return cls(**kwargs)
+
+
+def _items(value: Any) -> list[Any]:
+    if not isinstance(value, list) or len(value) > MAX_ITEMS:
+        raise ValueError(f"expected a list of at most {MAX_ITEMS} items")
+    return value
+
+
+def _label(value: Any) -> Hex:
+    if not isinstance(value, str) or len(value) > 8:
+        raise ValueError("expected a hex label such as \"0712\"")
+    return Hex.from_label(value)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import sys
 from collections.abc import Sequence
-from pathlib import Path
+from typing import Any
 
+from cheren.outputs import STDOUT, check_output, write_output
 from cheren.positions.model import PositionFileModel
 from cheren.scenario import ScenarioError, Side, load_scenario
 from cheren.scenario.loader import FILE_MODELS, SCENARIO_FILE
@@ -16,11 +19,7 @@ from cheren.scenario.setup_checks import setup_problems
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    try:
-        s = load_scenario(args.directory)
-    except ScenarioError as exc:
-        print(exc, file=sys.stderr)
-        return 1
+    s = load_scenario(args.directory)
     per_side = {side: sum(1 for u in s.units.values() if u.side is side) for side in Side}
     print(
         f"OK {s.directory}: {s.name}\n"
@@ -46,51 +45,34 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     if args.file:
         key = SCENARIO_FILE if args.file == "scenario" else f"{args.file} file"
         schemas = {key: schemas[key]}
-    text = json.dumps(schemas, indent=2) + "\n"
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
+    check_output(args.out or "-", force=args.force)
+    write_output(args.out or "-", json.dumps(schemas, indent=2) + "\n")
     return 0
 
 
 def _cmd_render(args: argparse.Namespace) -> int:
-    from cheren.positions import PositionError, load_position
+    from cheren.positions import load_position
     from cheren.render.svg import render_svg
-    from cheren.saves import SaveError
     from cheren.setup import initial_position
 
-    try:
-        s = load_scenario(args.scenario)
-    except ScenarioError as exc:
-        print(exc, file=sys.stderr)
-        return 1
-    if args.position:
-        try:
-            position = load_position(args.position, s)
-        except (PositionError, SaveError) as exc:
-            print(exc, file=sys.stderr)
-            return 1
-    else:
-        position = initial_position(s, seed=args.seed)
-    Path(args.out).write_text(render_svg(s, position), encoding="utf-8")
-    print(f"wrote {args.out}")
+    check_output(args.out, force=args.force)
+    s = load_scenario(args.scenario)
+    position = load_position(args.position, s) if args.position else initial_position(s, seed=args.seed)
+    write_output(args.out, render_svg(s, position))
+    if args.out != STDOUT:
+        print(f"wrote {args.out}")
     return 0
 
 
 def _cmd_positions(args: argparse.Namespace) -> int:
-    from cheren.positions import PositionError, library, open_position, position_code
+    from cheren.positions import library, open_position, position_code
     from cheren.sequence import PHASE_TITLES
 
-    try:
-        s = load_scenario(args.scenario)
-        if args.name:
-            record = open_position(args.name, s)
-        else:
-            records = library(s)
-    except (ScenarioError, PositionError) as exc:
-        print(exc, file=sys.stderr)
-        return 1
+    s = load_scenario(args.scenario)
+    if args.name:
+        record = open_position(args.name, s)
+    else:
+        records = library(s)
     if args.name:
         p = record.position
         if args.code:
@@ -118,59 +100,79 @@ def _cmd_positions(args: argparse.Namespace) -> int:
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from contextlib import nullcontext
 
-    from cheren.bots import BOTS
-    from cheren.cluster import ClusterError, dask_executor
-    from cheren.simulate import simulate, summary, write_results
+    from cheren.cluster import dask_executor
+    from cheren.simulate import FailedGame, Run, SimulationInterrupted, read_run, simulate, summary, write_results
 
-    for name in (args.allied, args.italian):
-        if name not in BOTS:
-            print(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}", file=sys.stderr)
-            return 2
-    try:
-        with dask_executor(args.dask, args.jobs) if args.dask else nullcontext(None) as executor:
+    _check_bots(args.allied, args.italian)
+    _check_count("--games", args.games, 1)
+    _check_jobs(args.jobs)
+    if args.batch is not None:
+        _check_count("--batch", args.batch, 1)
+    done: list[Any] = []
+    failed_before: list[FailedGame] = []
+    if args.resume:
+        done, run = read_run(args.resume)
+        if run is None:
+            raise UsageError(f"{args.resume}: written by an older cheren without its run's record; cannot resume it")
+        for name, mine in (("games", args.games), ("seed", args.seed), ("allied", args.allied),
+                           ("italian", args.italian)):
+            if getattr(run, name) != mine and mine != _DEFAULTS[name]:
+                raise UsageError(f"--resume: the file's run has {name} {getattr(run, name)!r}, not {mine!r}")
+        args.games, args.seed, args.allied, args.italian = run.games, run.seed, run.allied, run.italian
+        failed_before = run.failed
+    out = args.out or args.resume
+    if out:
+        check_output(out, force=args.force or (out == args.resume))
+    todo = sorted(set(range(args.games)) - {r.index for r in done} - {f.index for f in failed_before})
+    failed: list[FailedGame] = []
+    interrupted = False
+    with dask_executor(args.dask, args.jobs) if args.dask else nullcontext(None) as executor:
+        try:
             results = simulate(
-                args.games,
-                args.seed,
-                args.allied,
-                args.italian,
-                executor=executor,
-                jobs=args.jobs,
-                scenario_dir=args.scenario,
-                keep_log=args.logs,
-                progress=not args.quiet,
-                batch=args.batch,
+                args.games, args.seed, args.allied, args.italian, executor=executor, jobs=args.jobs,
+                scenario_dir=args.scenario, keep_log=args.logs, progress=not args.quiet, batch=args.batch,
+                only=todo, failed=failed,
             )
-    except ClusterError as exc:
-        print(f"cheren simulate: {exc}", file=sys.stderr)
-        return 2
-    if args.out:
-        write_results(results, args.out)
-        print(f"wrote {len(results)} games to {args.out}")
-    print(summary(results))
-    return 0
+        except SimulationInterrupted as stop:
+            results, failed, interrupted = stop.results, stop.failed, True
+    results = sorted([*done, *results], key=lambda r: r.index)
+    failed = sorted([*failed_before, *failed], key=lambda f: f.index)
+    partial = interrupted or len(results) + len(failed) < args.games
+    if out:
+        run = Run(args.games, args.seed, args.allied, args.italian, args.logs, partial, failed)
+        write_results(results, out, run)
+        if out != STDOUT:
+            print(f"wrote {len(results)} games to {out}" + (" (partial: --resume it to finish)" if partial else ""),
+                  file=sys.stderr)
+    head = []
+    if partial:
+        head.append(f"PARTIAL: {len(results)} of {args.games} games finished (interrupted)")
+    for f in failed:
+        head.append(f"failed: game {f.index} (seed {f.seed}): {f.error}")
+    text = summary(results)
+    print("\n".join([*head, text]), file=sys.stdout if out != STDOUT else sys.stderr)
+    if interrupted:
+        return 130
+    return 3 if failed else 0
+
+
+_DEFAULTS = {"games": 100, "seed": 0, "allied": "random", "italian": "random"}
 
 
 def _cmd_analyse(args: argparse.Namespace) -> int:
     from cheren.analysis.evaluate import evaluate
     from cheren.analysis.html import report_page
     from cheren.analysis.report import analyse
-    from cheren.bots import BOTS
-    from cheren.positions import PositionError, open_position
-    from cheren.saves import write_atomically
+    from cheren.positions import open_position
 
-    for name in (args.allied, args.italian):
-        if name not in BOTS:
-            print(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}", file=sys.stderr)
-            return 2
-    if args.games < 0 or args.jobs < 1:
-        print("--games must be 0 or more and --jobs 1 or more", file=sys.stderr)
-        return 2
-    try:
-        s = load_scenario(args.scenario)
-        record = open_position(args.position, s)
-    except (ScenarioError, PositionError) as exc:
-        print(exc, file=sys.stderr)
-        return 1
+    _check_bots(args.allied, args.italian)
+    _check_count("--games", args.games, 0)
+    _check_jobs(args.jobs)
+    for path in (args.out, args.report):
+        if path:
+            check_output(path, force=args.force)
+    s = load_scenario(args.scenario)
+    record = open_position(args.position, s)
     report = analyse(record.position)
     print(report.explain())
     evaluation = None
@@ -181,20 +183,39 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
         )
         print()
         print(evaluation.explain())
-    try:
-        if args.out:
-            data = {"position": record.name, "title": record.title, "date": record.date.isoformat(),
-                    **(evaluation.to_json() if evaluation is not None else {"games": 0}),
-                    "report": report.to_json()}
-            write_atomically(args.out, json.dumps(data, indent=1) + "\n")
-            print(f"wrote {args.out}")
-        if args.report:
-            write_atomically(args.report, report_page(f"{record.title} ({record.date:%d %B %Y})", report, evaluation))
-            print(f"wrote {args.report}")
-    except OSError as exc:
-        print(f"cannot write the output: {exc}", file=sys.stderr)
-        return 1
+    if args.out:
+        data = {"position": record.name, "title": record.title, "date": record.date.isoformat(),
+                **(evaluation.to_json() if evaluation is not None else {"games": 0}),
+                "report": report.to_json()}
+        write_output(args.out, json.dumps(data, indent=1) + "\n")
+        print(f"wrote {args.out}")
+    if args.report:
+        write_output(args.report, report_page(f"{record.title} ({record.date:%d %B %Y})", report, evaluation))
+        print(f"wrote {args.report}")
     return 0
+
+
+class UsageError(ValueError):
+    """A command line that asks for something impossible (exit status 2)."""
+
+
+def _check_bots(*names: str) -> None:
+    from cheren.bots import BOTS
+
+    for name in names:
+        if name not in BOTS:
+            raise UsageError(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}")
+
+
+def _check_count(flag: str, value: int, least: int) -> None:
+    if value < least:
+        raise UsageError(f"{flag} must be {least} or more, not {value}")
+
+
+def _check_jobs(jobs: int) -> None:
+    most = 4 * (os.cpu_count() or 1)
+    if not 1 <= jobs <= most:
+        raise UsageError(f"--jobs must be from 1 to {most} (four per CPU of this machine), not {jobs}")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -208,6 +229,7 @@ def build_parser() -> argparse.ArgumentParser:
     sc = sub.add_parser("schema", help="print the JSON Schema of the scenario files")
     sc.add_argument("--file", choices=["scenario", *FILE_MODELS, "position"], help="only this file's schema")
     sc.add_argument("--out", help="write to this file instead of standard output")
+    sc.add_argument("--force", action="store_true", help="replace --out if it exists")
     sc.set_defaults(func=_cmd_schema)
 
     r = sub.add_parser("render", help="draw a position as SVG (the opening setup by default)")
@@ -217,7 +239,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="the position to draw: a library name (see `cheren positions`), a position file or save, or a code",
     )
     r.add_argument("--seed", type=int, default=0, help="dice seed for the opening setup's chit draw")
-    r.add_argument("--out", required=True, help="the SVG file to write")
+    r.add_argument("--out", required=True, help="the SVG file to write (- for standard output)")
+    r.add_argument("--force", action="store_true", help="replace --out if it exists")
     r.set_defaults(func=_cmd_render)
 
     pos = sub.add_parser("positions", help="list the library of historical positions, or show one")
@@ -235,6 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--jobs", type=int, default=1, help="worker processes for the play-outs (default 1)")
     an.add_argument("--out", help="write the report and the play-outs' statistics here as JSON")
     an.add_argument("--report", help="write one self-contained HTML page (map, report, charts) here")
+    an.add_argument("--force", action="store_true", help="replace --out and --report if they exist")
     an.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
     an.add_argument("--quiet", action="store_true", help="no progress bar")
     an.set_defaults(func=_cmd_analyse)
@@ -250,7 +274,10 @@ def build_parser() -> argparse.ArgumentParser:
                           "local one: --dask local (needs pip install 'cheren[cluster]')")
     sim.add_argument("--batch", type=int, default=None, help="games per task sent to the workers (default: about "
                      "eight tasks per worker)")
-    sim.add_argument("--out", help="write per-game results here (.json or .csv)")
+    sim.add_argument("--out", help="write per-game results here (.json or .csv; - for JSON on standard output)")
+    sim.add_argument("--force", action="store_true", help="replace --out if it exists")
+    sim.add_argument("--resume", metavar="FILE", help="finish the partial run in this JSON results file (an "
+                     "interrupted sweep writes one); the games already there are kept")
     sim.add_argument("--logs", action="store_true", help="keep each game's action log in the JSON (for replay)")
     sim.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -259,13 +286,51 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one subcommand.  Every failure a user can cause (bad data, a bad save or position, a
+    file that cannot be read or written, a bad option) ends in one clear message on standard
+    error and a non-zero exit status, never a traceback."""
+    from cheren.cluster import ClusterError
+    from cheren.saves import SaveError
+
     args = build_parser().parse_args(argv)
+    name = f"cheren {args.command}"
+    previous = _terminate_as_interrupt()
     try:
         return int(args.func(args))
-    except BrokenPipeError:
-        # the reader went away (`cheren positions | head`): not an error worth a traceback
-        sys.stderr.close()
-        return 0
+    except UsageError as exc:
+        print(f"{name}: {exc}", file=sys.stderr)
+        return 2
+    except (ScenarioError, SaveError) as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    except (OSError, ClusterError) as exc:
+        if isinstance(exc, BrokenPipeError):  # the reader went away (`cheren positions | head`)
+            return 0
+        print(f"{name}: {_os_message(exc)}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"{name}: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _os_message(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror and exc.filename:
+        return f"{exc.filename}: {exc.strerror}"
+    return str(exc)
+
+
+def _terminate_as_interrupt() -> Any:
+    """SIGTERM stops a command as Ctrl-C does (a sweep then keeps what it finished)."""
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        return signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread (an embedding program): leave signals alone
+        return None
 
 
 if __name__ == "__main__":  # pragma: no cover

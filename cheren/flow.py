@@ -48,7 +48,11 @@ class IllegalAction(ValueError):
     def __init__(self, action: Action, refusal: Refusal) -> None:
         self.action = action
         self.refusal = refusal
-        super().__init__(f"{action.describe()}: {refusal}")
+        try:
+            what = action.describe()
+        except Exception:  # a malformed action (refused for that very reason) may not describe itself
+            what = f"{getattr(action, 'kind', type(action).__name__)} action"
+        super().__init__(f"{what}: {refusal}")
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from cheren.actions import (
     RemoveStep,
     Replace,
     Retreat,
+    shape_problem,
 )
 from cheren.dice import Dice
 from cheren.flow import (
@@ -193,9 +194,12 @@ class Game:
         refusal = self._refusal(action)
         return OK if refusal is None else Verdict(refusal)
 
-    def apply(self, action: Action) -> list[str]:
+    def apply(self, action: Action, *, history: bool = True) -> list[str]:
         """Apply a legal action atomically and return what happened, in words.  Raises
-        :class:`IllegalAction` (changing nothing) if it is refused."""
+        :class:`IllegalAction` (changing nothing) if it is refused.
+
+        ``history=False`` keeps no undo step for it (loading a long save replays most of its log
+        so, in flat memory); it applies only while there is no undo history to keep consistent."""
         refusal = self._refusal(action)
         if refusal is not None:
             raise IllegalAction(action, refusal)
@@ -208,7 +212,10 @@ class Game:
         except BaseException:
             self._restore(snapshot)
             raise
-        self._undo.append(snapshot)
+        if history or self._undo:
+            self._undo.append(snapshot)
+        else:
+            self.position.forget()  # nothing can roll back past this action: drop its changes' journal
         self.log.append(LogEntry(len(self.log) + 1, moment, side, action, self._events, self._losses))
         events, self._events, self._losses = self._events, [], []
         return events
@@ -278,16 +285,28 @@ class Game:
 
     @classmethod
     def replay(
-        cls, scenario: Scenario, seed: int, actions: Iterable[Action], position: Position | None = None
+        cls,
+        scenario: Scenario,
+        seed: int,
+        actions: Iterable[Action],
+        position: Position | None = None,
+        *,
+        undo_steps: int | None = None,
     ) -> Game:
-        """Rebuild a game from its seed (or starting position) and its actions."""
+        """Rebuild a game from its seed (or starting position) and its actions.  ``undo_steps``
+        keeps undo history for only the last so many actions (memory stays flat over a long log)."""
         game = cls(scenario, seed, position.copy() if position is not None else None)
-        for action in actions:
-            game.apply(action)
+        todo = list(actions) if undo_steps is not None else actions
+        first_kept = len(todo) - undo_steps if undo_steps is not None and isinstance(todo, list) else 0
+        for i, action in enumerate(todo):
+            game.apply(action, history=i >= first_kept)
         return game
 
     # -- refusals ----------------------------------------------------------------------------
     def _refusal(self, action: Action) -> Refusal | None:
+        malformed = shape_problem(action)
+        if malformed is not None:
+            return Refusal(("7.0",), malformed)
         if self.over:
             return Refusal(("14.0",), "the game is over")
         d = self.pending

@@ -16,6 +16,9 @@ from cheren.scenario.compiled import Scenario
 
 FORMAT = "cheren-game"
 VERSION = 1
+# A loaded game can undo this many of its last actions; the rest of a long log is replayed
+# without undo history, so loading stays flat in memory however long the log.
+UNDO_AFTER_LOAD = 500
 
 
 def game_to_dict(game: Game) -> dict[str, Any]:
@@ -54,20 +57,22 @@ def loads_game(text: str, scenario: Scenario, source: str = "<game>") -> Game:
         if key not in raw:
             raise SaveError(f"{source}: {key}: required field is missing")
     seed = raw["seed"]
-    if not isinstance(seed, int) or seed < 0:
-        raise SaveError(f"{source}: seed: must be a non-negative integer")
+    if type(seed) is not int or not 0 <= seed < 2**63:
+        raise SaveError(f"{source}: seed: must be a whole number from 0 to 2^63 - 1")
     start = loads(json.dumps(raw["start"]), scenario, source=f"{source}: start")
     if not isinstance(raw["actions"], list):
         raise SaveError(f"{source}: actions: must be a list")
     game = Game(scenario, seed, start)
-    for i, data in enumerate(raw["actions"]):
+    actions = raw["actions"]
+    first_kept = len(actions) - UNDO_AFTER_LOAD
+    for i, data in enumerate(actions):
         try:
             action = action_from_json(data)
-            game.apply(action)
+            game.apply(action, history=i >= first_kept)
         except IllegalAction as exc:
             raise SaveError(f"{source}: actions[{i}]: {exc}") from exc
         except (ValueError, TypeError, KeyError) as exc:
-            raise SaveError(f"{source}: actions[{i}]: {exc}") from exc
+            raise SaveError(f"{source}: actions[{i}]: {str(exc)[:300]}") from None
     if position_to_dict(game.position) != raw["final"]:
         raise SaveError(
             f"{source}: final: replaying the actions does not give the saved position "

@@ -82,7 +82,10 @@ class Hex(NamedTuple):
         return hex_range(self, radius)
 
     def __str__(self) -> str:
-        return self.label
+        try:
+            return self.label
+        except ValueError:  # off the labelled grid: its coordinates, so any message can show it
+            return f"({self.q}, {self.r})"
 
 
 # Flat-topped axial directions, clockwise from "lower right" (south-east):

@@ -113,7 +113,10 @@ class _Refused(yaml.YAMLError):
 
 def parse(text: str, source: str) -> Any:
     """Parse YAML text with the bounded safe loader; refusals name the line and column."""
-    loader = _BoundedLoader(text)
+    try:
+        loader = _BoundedLoader(text)
+    except yaml.YAMLError as exc:  # a character YAML does not allow, found as reading starts
+        raise YamlInputError(f"{source}: not valid YAML: {_short(str(exc), 200)}") from None
     try:
         return loader.get_single_data()
     except yaml.YAMLError as exc:

@@ -4,12 +4,10 @@ gives identical bytes; loading checks everything and names the file and field at
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
 from cheren.dice import Dice
 from cheren.hexes import Hex
@@ -37,10 +35,10 @@ class _ScenarioRef(_Strict):
 class _Unit(_Strict):
     status: Status
     hex: str | None = Field(None, pattern=r"^\d{4}$")
-    steps_lost: int = Field(0, ge=0)
+    steps_lost: StrictInt = Field(0, ge=0)
     supply: Supply | None = None
     side: Side
-    defected: bool = False
+    defected: StrictBool = False
 
 
 class _Chits(_Strict):
@@ -52,15 +50,15 @@ class _Chits(_Strict):
 
 
 class _Dice(_Strict):
-    seed: int = Field(ge=0)
-    state: str = Field(pattern=r"^0x[0-9a-f]+$")
+    seed: StrictInt = Field(ge=0, le=2**63 - 1)
+    state: str = Field(pattern=r"^0x[0-9a-f]{1,16}$", description="the dice's 64-bit state in hex")
 
 
 class PositionFile(_Strict):
     format: Literal["cheren-position"]
-    version: int
+    version: StrictInt
     scenario: _ScenarioRef
-    turn: int = Field(ge=1, le=12)
+    turn: StrictInt = Field(ge=1, le=12)
     side: Side
     phase: Phase
     units: dict[str, _Unit]
@@ -119,31 +117,35 @@ def dumps(position: Position) -> str:
 
 
 def write_atomically(path: str | Path, text: str) -> None:
-    """Write a file so that a failure never leaves a truncated file behind."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent or Path("."), prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write a file so that a failure never leaves a truncated file behind
+    (:func:`cheren.outputs.write_output`: mode and symbolic links kept)."""
+    from cheren.outputs import write_output
+
+    write_output(path, text)
+
+
+MAX_SAVE_BYTES = 64_000_000  # a save of 10^5 actions is about 5 MB
 
 
 def read_save(path: str | Path) -> str:
-    p = Path(path)
+    """A save's text: a regular file (not a pipe or a device), of bounded size, in UTF-8."""
+    from cheren.safe_yaml import YamlInputError, read_text
+
     try:
-        return p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SaveError(f"{p}: cannot read the save: {exc}") from exc
+        return read_text(path, str(path), limit=MAX_SAVE_BYTES)
+    except YamlInputError as exc:
+        raise SaveError(str(exc).replace("such files", "saves")) from None
 
 
 def parse_json_object(text: str, source: str) -> dict[str, Any]:
     try:
         raw = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SaveError(f"{source}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from exc
+        raise SaveError(f"{source}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        raise SaveError(f"{source}: nested too deeply to be a save; refused") from None
+    except ValueError as exc:  # e.g. a number of thousands of digits
+        raise SaveError(f"{source}: not a readable save: {str(exc)[:160]}") from None
     if not isinstance(raw, dict):
         raise SaveError(f"{source}: a save holds a JSON object, not {type(raw).__name__}")
     return raw
@@ -249,6 +251,9 @@ def _build(data: PositionFile, s: Scenario, source: str) -> Position:
     unknown = seen - set(chit_instances(s))
     if unknown:
         raise fail("chits", f"chits that the scenario does not have: {', '.join(sorted(unknown))}")
+    state = int(data.dice.state, 16)
+    if state >= 2**64:
+        raise fail("dice.state", "the dice state is a 64-bit number (at most 16 hex digits)")
     chits = ChitState(
         hands={side: list(data.chits.hands.get(side, [])) for side in Side},
         cup=list(data.chits.cup),
@@ -256,10 +261,10 @@ def _build(data: PositionFile, s: Scenario, source: str) -> Position:
         removed=list(data.chits.removed),
         seen={side: list(data.chits.seen.get(side, [])) for side in Side},
     )
-    return Position(
+    position = Position(
         scenario=s,
         units=units,
-        dice=Dice(data.dice.seed, int(data.dice.state, 16)),
+        dice=Dice(data.dice.seed, state),
         turn=data.turn,
         side=data.side,
         phase=data.phase,
@@ -269,3 +274,13 @@ def _build(data: PositionFile, s: Scenario, source: str) -> Position:
         postponed=set(data.postponed),
         delayed=set(data.delayed),
     )
+    # a state no play can reach (a unit of one side on the other, both sides in one hex, a
+    # marker on a unit off the map ...) is refused; what depends on the sequence of play
+    # (stacking mid-phase, arrivals) is left to position files, which name their moment
+    from cheren.positions.problems import STRUCTURAL, errors
+
+    for problem in errors(position, only=STRUCTURAL):
+        where = f"units.{problem.unit}" if problem.unit else "units"
+        label = f" [hex {problem.hex.label}]" if problem.hex is not None else ""
+        raise fail(where + label, str(problem))
+    return position

@@ -17,6 +17,7 @@ import statistics
 from collections import Counter
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -178,12 +179,33 @@ def redeal_hidden(position: Position, viewer: Side, rng: random.Random) -> None:
 Task = tuple[int, int, str, str, str | None, bool, str | None, list[dict[str, Any]] | None, str | None]
 
 
-def _play(args: Task) -> GameResult:
-    return play_game(*args)
+@dataclass
+class FailedGame:
+    """A game that could not be played to its end (its worker crashed, or the game raised)."""
+
+    index: int
+    seed: int
+    error: str
 
 
-def _play_batch(batch: list[Task]) -> list[GameResult]:
-    return [play_game(*args) for args in batch]
+class SimulationInterrupted(Exception):
+    """Ctrl-C or SIGTERM during a run: the games finished so far (in game order) and the failures."""
+
+    def __init__(self, results: list[GameResult], failed: list[FailedGame]) -> None:
+        super().__init__(f"interrupted after {len(results)} games")
+        self.results = results
+        self.failed = failed
+
+
+def _play(args: Task) -> GameResult | FailedGame:
+    try:
+        return play_game(*args)
+    except Exception as exc:  # one game's failure must not cost the others (reported as failed)
+        return FailedGame(args[0], args[1], f"{type(exc).__name__}: {str(exc)[:300]}")
+
+
+def _play_batch(batch: list[Task]) -> list[GameResult | FailedGame]:
+    return [_play(args) for args in batch]
 
 
 def batch_size(games: int, workers: int | None) -> int:
@@ -209,6 +231,8 @@ def simulate(
     plan: list[dict[str, Any]] | None = None,
     viewer: str | None = None,
     on_result: Callable[[GameResult], None] | None = None,
+    only: Iterable[int] | None = None,
+    failed: list[FailedGame] | None = None,
 ) -> list[GameResult]:
     """Play ``games`` games and return their results in game order.
 
@@ -216,43 +240,134 @@ def simulate(
     ``batch`` games go to the executor as one task (default: :func:`batch_size`).  ``progress``
     is called with (games done, games) as they finish; True shows a bar (:mod:`cheren.progress`:
     a widget in a notebook).  ``start``, ``plan`` and ``viewer`` play out a position (see
-    :func:`play_game`); ``on_result`` sees each game as it finishes."""
+    :func:`play_game`); ``on_result`` sees each game as it finishes.  ``only`` plays just those
+    game numbers of the run (the others' seeds are drawn all the same: ``--resume``).
+
+    A game that fails (its worker crashed, or the game raised) goes into ``failed`` when it is
+    given, else raises :class:`SimulationError`.  Ctrl-C stops the run at once: pending games are
+    cancelled, the workers stopped, and :class:`SimulationInterrupted` carries what finished."""
     if progress is True:
         with game_progress(games) as bar:
             return simulate(games, seed, allied, italian, executor=executor, jobs=jobs, scenario_dir=scenario_dir,
                             keep_log=keep_log, progress=bar, batch=batch, start=start, plan=plan, viewer=viewer,
-                            on_result=on_result)
+                            on_result=on_result, only=only, failed=failed)
     report = progress if callable(progress) else None
     seeds = game_seeds(seed, games)
+    wanted = set(range(games)) if only is None else {i for i in only if 0 <= i < games}
     tasks: list[Task] = [
         (i, sd, allied, italian, scenario_dir, keep_log, start, plan, viewer) for i, sd in enumerate(seeds)
+        if i in wanted
     ]
     results: list[GameResult] = []
-    if executor is None and jobs <= 1:
-        for t in tasks:
-            results.append(_play(t))
+    failures: list[FailedGame] = []
+
+    def take(outcome: GameResult | FailedGame) -> None:
+        if isinstance(outcome, FailedGame):
+            failures.append(outcome)
+        else:
+            results.append(outcome)
             if on_result:
-                on_result(results[-1])
-            if report:
-                report(len(results), games)
-        return results
-    own = executor is None
-    pool = executor if executor is not None else ProcessPoolExecutor(max_workers=jobs)
-    size = batch if batch is not None else batch_size(games, jobs if own else None)
+                on_result(outcome)
+        if report:
+            report(len(results) + len(failures), len(tasks))
+
     try:
-        futures = [pool.submit(_play_batch, tasks[i : i + size]) for i in range(0, len(tasks), size)]
-        for future in as_completed(futures):
-            done = future.result()
-            results.extend(done)
-            if on_result is not None:
-                for r in done:
-                    on_result(r)
-            if report:
-                report(len(results), games)
-    finally:
-        if own:
-            pool.shutdown()
+        if executor is None and jobs <= 1:
+            for t in tasks:
+                take(_play(t))
+        else:
+            _run_pool(tasks, executor, jobs, batch, take)
+    except KeyboardInterrupt:
+        raise SimulationInterrupted(sorted(results, key=lambda r: r.index),
+                                    sorted(failures, key=lambda f: f.index)) from None
+    if failures:
+        if failed is None:
+            raise SimulationError(failures)
+        failed.extend(sorted(failures, key=lambda f: f.index))
     return sorted(results, key=lambda r: r.index)
+
+
+class SimulationError(RuntimeError):
+    def __init__(self, failures: list[FailedGame]) -> None:
+        self.failures = failures
+        first = failures[0]
+        super().__init__(f"{len(failures)} game(s) failed; game {first.index} (seed {first.seed}): {first.error}")
+
+
+def _run_pool(
+    tasks: list[Task],
+    executor: Executor | None,
+    jobs: int,
+    batch: int | None,
+    take: Callable[[GameResult | FailedGame], None],
+) -> None:
+    """Run the tasks on ``executor`` (or a process pool of ``jobs``).  A worker that dies breaks
+    a process pool and every task it still held: those games are played again, halving the
+    suspects in fresh pools until the game that kills its worker is alone, so only that game is
+    lost (reported as failed)."""
+    own = executor is None
+    size = batch if batch is not None else batch_size(len(tasks), jobs if own else None)
+    broken = _run_batches([tasks[i : i + size] for i in range(0, len(tasks), size)], executor, jobs, take)
+    suspects = [broken] if broken else []
+    while suspects:
+        group = suspects.pop()
+        again = _run_batches([[t] for t in group], None, jobs, take)
+        if len(again) == 1:
+            take(FailedGame(again[0][0], again[0][1], "the worker process running this game died"))
+        elif again:
+            half = len(again) // 2
+            suspects += [again[:half], again[half:]]
+
+
+def _run_batches(
+    batches: list[list[Task]], executor: Executor | None, jobs: int, take: Callable[[GameResult | FailedGame], None]
+) -> list[Task]:
+    """Run the batches; the tasks of batches whose worker died, to be played again."""
+    own = executor is None
+    pool = executor if executor is not None else ProcessPoolExecutor(max_workers=jobs, initializer=_quiet_worker)
+    broken: list[Task] = []
+    futures = {pool.submit(_play_batch, b): b for b in batches}
+    try:
+        for future in as_completed(futures):
+            try:
+                done = future.result()
+            except BrokenProcessPool:
+                broken += futures[future]
+                continue
+            for outcome in done:
+                take(outcome)
+    except BaseException:
+        for f in futures:
+            f.cancel()
+        if own:
+            _stop(pool)
+        raise
+    if own:
+        pool.shutdown()
+    return sorted(broken)
+
+
+def _quiet_worker() -> None:
+    """Workers leave Ctrl-C to the parent (a terminal sends it to the whole group) and end at
+    once on SIGTERM, whatever handler they inherited."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _stop(pool: Executor) -> None:
+    """Stop a process pool now: cancel what has not started and end the workers (no orphans)."""
+    processes = list(getattr(pool, "_processes", {}).values()) if isinstance(pool, ProcessPoolExecutor) else []
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in processes:
+        proc.join(timeout=1)
+        if proc.is_alive():
+            proc.kill()
+            proc.join(timeout=1)
 
 
 def replay_result(result: GameResult, scenario: Scenario) -> Game:
@@ -305,26 +420,90 @@ def _loss_lines(rows: list[GameResult]) -> list[str]:
     return lines
 
 
-def write_results(results: list[GameResult], path: str | Path) -> None:
-    target = Path(path)
-    if target.suffix.lower() == ".csv":
-        buf = io.StringIO()
-        fields = [k for k in asdict(results[0]) if k not in ("control", "log", "losses")] if results else []
-        writer = csv.DictWriter(buf, fieldnames=[*fields, "control_by_turn", "losses"])
-        writer.writeheader()
-        for r in results:
-            row = {k: v for k, v in asdict(r).items() if k in fields}
-            row["control_by_turn"] = json.dumps(r.control)
-            row["losses"] = json.dumps(r.losses)
-            writer.writerow(row)
-        target.write_text(buf.getvalue(), encoding="utf-8")
-    else:
-        target.write_text(json.dumps([asdict(r) for r in results], indent=1) + "\n", encoding="utf-8")
+RESULTS_FORMAT = "cheren-results"
+
+
+@dataclass
+class Run:
+    """What a results file says about its run, so ``--resume`` can finish it."""
+
+    games: int
+    seed: int
+    allied: str
+    italian: str
+    keep_log: bool = False
+    partial: bool = False
+    failed: list[FailedGame] = field(default_factory=list)
+
+
+def results_json(results: list[GameResult], run: Run | None = None) -> str:
+    data: Any = [asdict(r) for r in results]
+    if run is not None:
+        data = {"format": RESULTS_FORMAT, "version": 1,
+                "run": {k: v for k, v in asdict(run).items() if k != "failed"},
+                "failed": [asdict(f) for f in run.failed], "games": data}
+    return json.dumps(data, indent=1) + "\n"
+
+
+def _cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet will not run as a formula (=, +, -, @ lead a formula)."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def results_csv(results: list[GameResult]) -> str:
+    buf = io.StringIO()
+    fields = [k for k in asdict(results[0]) if k not in ("control", "log", "losses")] if results else []
+    writer = csv.DictWriter(buf, fieldnames=[*fields, "control_by_turn", "losses"])
+    writer.writeheader()
+    for r in results:
+        row = {k: _cell(v) for k, v in asdict(r).items() if k in fields}
+        row["control_by_turn"] = _cell(json.dumps(r.control))
+        row["losses"] = _cell(json.dumps(r.losses))
+        writer.writerow(row)
+    return buf.getvalue()
+
+
+def write_results(results: list[GameResult], path: str | Path, run: Run | None = None) -> None:
+    """Write results as JSON (with the run's record when given) or CSV, atomically; ``-`` is
+    standard output (JSON)."""
+    from cheren.outputs import write_output
+
+    csv_file = str(path) != "-" and Path(path).suffix.lower() == ".csv"
+    write_output(path, results_csv(results) if csv_file else results_json(results, run))
 
 
 def read_results(path: str | Path) -> list[GameResult]:
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
-    return [GameResult(**row) for row in data]
+    return read_run(path)[0]
+
+
+def read_run(path: str | Path) -> tuple[list[GameResult], Run | None]:
+    """The games of a results file and, for files this version writes, its run record.  A file
+    that is not such a file is refused with a clear message (ValueError)."""
+    from cheren.saves import SaveError, parse_json_object, read_save
+
+    text = read_save(path)
+    try:
+        data: Any = json.loads(text)
+    except (ValueError, RecursionError):
+        raise SaveError(f"{path}: not a JSON results file (CSV results cannot be resumed)") from None
+    run = None
+    if isinstance(data, dict):
+        raw = parse_json_object(text, str(path))
+        if raw.get("format") != RESULTS_FORMAT or not isinstance(raw.get("run"), dict):
+            raise SaveError(f"{path}: not a cheren results file")
+        try:
+            run = Run(**raw["run"], failed=[FailedGame(**f) for f in raw.get("failed", [])])
+        except TypeError as exc:
+            raise SaveError(f"{path}: run: {exc}") from None
+        data = raw.get("games")
+    if not isinstance(data, list):
+        raise SaveError(f"{path}: games: must be a list")
+    try:
+        return [GameResult(**row) for row in data], run
+    except TypeError as exc:
+        raise SaveError(f"{path}: games: {exc}") from None
 
 
 stderr_progress = plain_progress  # the name this module gave it before cheren.progress

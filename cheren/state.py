@@ -320,6 +320,12 @@ class Position:
         if self._tracker.journal is None:
             self._tracker.journal = []
 
+    def forget(self) -> None:
+        """Empty the journal of unit changes (while still recording): no mark taken before now
+        may be rolled back to afterwards."""
+        if self._tracker.journal is not None:
+            self._tracker.journal.clear()
+
     def mark(self, like: Mark | None = None) -> Mark:
         """Where :meth:`rollback` returns to.  The units share structure with the present
         (through the journal, see :meth:`record`); the small rest is copied, or shared with

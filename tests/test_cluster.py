@@ -15,7 +15,7 @@ import pytest
 from distributed import Client, LocalCluster
 
 from cheren.cli import main
-from cheren.simulate import simulate
+from cheren.simulate import read_results, simulate
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +39,8 @@ def test_cheren_simulate_runs_on_a_dask_scheduler(cluster: LocalCluster, tmp_pat
     assert main(["simulate", "--games", "4", "--seed", "5", "--dask", cluster.scheduler_address,
                  "--out", str(out), "--quiet"]) == 0
     local = simulate(4, seed=5)
-    assert json.loads(out.read_text(encoding="utf-8")) == [asdict(r) for r in local]
+    assert [asdict(r) for r in read_results(out)] == [asdict(r) for r in local]
+    assert json.loads(out.read_text(encoding="utf-8"))["run"]["partial"] is False
 
 
 def test_an_unreachable_scheduler_is_a_clear_error() -> None:

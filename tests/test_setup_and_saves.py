@@ -366,7 +366,7 @@ def edited(s: Scenario) -> Position:
     pos.set_defected("nat_1")
     pos.released.add("keren")
     pos.remove("it_gar", Status.ELIMINATED)
-    pos.remove("ind_10", Status.OFF_MAP)
+    pos.remove("ind_10", Status.POOL)  # (only the air unit waits off the map, 11.3)
     pos.set_control("Alpha", Side.ALLIED)
     pos.set_turn(4, Side.ITALIAN, Phase.COMBAT)
     pos.chits.played.append(pos.chits.hands[Side.ALLIED].pop(0))

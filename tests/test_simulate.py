@@ -77,7 +77,7 @@ def test_results_as_csv_and_summary(tmp_path: Path) -> None:
 def test_cheren_simulate_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "sim.json"
     assert main(["simulate", "--games", "2", "--seed", "7", "--jobs", "2", "--out", str(out), "--quiet"]) == 0
-    rows = json.loads(out.read_text(encoding="utf-8"))
+    rows = json.loads(out.read_text(encoding="utf-8"))["games"]
     assert [r["index"] for r in rows] == [0, 1]
     assert "2 games" in capsys.readouterr().out
     assert main(["simulate", "--games", "1", "--allied", "nobody", "--quiet"]) == 2

@@ -105,8 +105,16 @@ def position_problems(position: Position, *, warnings: bool = True) -> list[Posi
     return out
 
 
-def errors(position: Position) -> list[PositionProblem]:
-    return [p for p in position_problems(position, warnings=False) if p.severity == "error"]
+#: Errors no sequence of play can explain: a unit on the wrong side or somewhere it may never be,
+#: both sides in one hex, a marker on a unit off the map.  (Stacking, arrivals and garrisons
+#: depend on where in the sequence of play a position stands.)
+STRUCTURAL = frozenset({"1.1", "2.3", "9.0", "9.1", "11.3", "12.4"})
+
+
+def errors(position: Position, *, only: frozenset[str] | None = None) -> list[PositionProblem]:
+    """The errors alone; ``only`` keeps those of these rules (see :data:`STRUCTURAL`)."""
+    out = [p for p in _errors(position) if p.severity == "error"]
+    return out if only is None else [p for p in out if p.rule in only]
 
 
 def _errors(p: Position) -> list[PositionProblem]:
@@ -135,7 +143,8 @@ def _errors(p: Position) -> list[PositionProblem]:
         elif unit.supply is not None:
             error("12.4", f"{d.name} is not on the map but carries a supply marker", None, uid)
         if unit.status is Status.OFF_MAP and not d.type.air:
-            error("11.3", f"only the air unit waits off the map; {d.name} must be on the map, eliminated or to arrive")
+            error("11.3", f"only the air unit waits off the map; {d.name} must be on the map, eliminated or to arrive",
+                  None, uid)
         if unit.status is Status.ELIMINATED and d.type.air:
             error("11.3", f"{d.name} never takes losses, so it cannot be eliminated", None, uid)
         if unit.defected and not d.is_native:

@@ -15,6 +15,7 @@ from typing import ClassVar
 
 from cheren.actions import Action, register
 from cheren.hexes import Hex
+from cheren.text import hex_text
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ class Commit(Action):
     target: Hex
 
     def describe(self) -> str:
-        return f"commit {self.unit} against {self.target.label}"
+        return f"commit {self.unit} against {hex_text(self.target)}"
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class Uncommit(Action):
     target: Hex
 
     def describe(self) -> str:
-        return f"withdraw {self.unit} from the attack on {self.target.label}"
+        return f"withdraw {self.unit} from the attack on {hex_text(self.target)}"
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ class AddAir(Action):
     target: Hex
 
     def describe(self) -> str:
-        return f"add the air support unit to the attack on {self.target.label}"
+        return f"add the air support unit to the attack on {hex_text(self.target)}"
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ class Resolve(Action):
     target: Hex
 
     def describe(self) -> str:
-        return f"resolve the attack on {self.target.label}"
+        return f"resolve the attack on {hex_text(self.target)}"
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ class Attack(Action):
 
     def describe(self) -> str:
         with_air = " with air support" if self.air else ""
-        return f"attack {self.target.label} with {', '.join(self.attackers)}{with_air}"
+        return f"attack {hex_text(self.target)} with {', '.join(self.attackers)}{with_air}"
 
 
 @dataclass(frozen=True)

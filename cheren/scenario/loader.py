@@ -7,7 +7,6 @@ import re
 from pathlib import Path
 from typing import Any, TypeVar
 
-import yaml
 from pydantic import BaseModel, ValidationError
 
 from cheren.scenario.checks import cross_check
@@ -35,27 +34,33 @@ def bundled_scenario_dir() -> Path:
 
 
 def read_yaml(path: Path, problems: list[Problem]) -> dict[str, Any] | None:
+    """A data file read safely (:mod:`cheren.safe_yaml`: regular files only, bounded size,
+    nesting and aliases, no duplicate keys), or None with the problem noted."""
+    from cheren.safe_yaml import YamlInputError, load_file
+
     name = path.name
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        problems.append(Problem(name, None, f"file not found: {path}"))
-        return None
-    except (OSError, UnicodeDecodeError) as exc:
-        problems.append(Problem(name, None, f"cannot read {path}: {exc}"))
-        return None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        reason = getattr(exc, "problem", None) or str(exc)
-        problems.append(Problem(name, None, f"not valid YAML{where}: {reason}"))
+        data = load_file(path, name)
+    except YamlInputError as exc:
+        problems.append(Problem(name, None, str(exc).removeprefix(f"{name}: ")))
         return None
     if not isinstance(data, dict):
         problems.append(Problem(name, None, f"the file must hold a mapping of fields, not {type(data).__name__}"))
         return None
     return data
+
+
+def inside(root: Path, filename: str) -> Path | None:
+    """``root / filename`` when the name stays inside the scenario folder (no absolute path, no
+    '..', no link leading out), else None: a scenario never reads files elsewhere."""
+    if not filename or Path(filename).is_absolute() or ".." in Path(filename).parts or "\x00" in filename:
+        return None
+    target = (root / filename).resolve()
+    try:
+        target.relative_to(root.resolve())
+    except ValueError:
+        return None
+    return target
 
 
 def validate_model(model: type[M], data: dict[str, Any], file: str, problems: list[Problem]) -> M | None:
@@ -158,6 +163,13 @@ def load_scenario(directory: str | Path | None = None) -> Scenario:
         filename = scenario_file.files.get(role)  # type: ignore[call-overload]
         if filename is None:
             problems.append(Problem(SCENARIO_FILE, f"files.{role}", f"no file given for the {role} data"))
+            continue
+        if inside(root, filename) is None:
+            problems.append(Problem(SCENARIO_FILE, f"files.{role}",
+                                    "must name a file inside the scenario folder (no absolute path, no '..')"))
+            continue
+        if (root / filename).exists() and not (root / filename).is_file():
+            problems.append(Problem(filename, None, "not a regular file (a folder, device or pipe); refused"))
             continue
         if not (root / filename).is_file():
             missing = f"the {role} file {filename!r} does not exist in {root}"

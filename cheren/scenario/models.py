@@ -115,7 +115,8 @@ class TerrainType(Sourced):
     char: str = Field(min_length=1, max_length=1, description="its character in map rows")
     name: str
     move_cost: float | None = Field(
-        ge=0, description="MP to enter off-road (rule 9.0); null means units may never enter"
+        gt=0, le=100, allow_inf_nan=False,
+        description="MP to enter off-road (rule 9.0); null means units may never enter",
     )
     stack_limit: int = Field(ge=0, description="stacking limit (rule 3.1)")
     column_shift: int = Field(ge=0, description="columns in the defender's favour (rule 11.1)")
@@ -126,13 +127,13 @@ class TerrainType(Sourced):
 
 
 class HexsideFeature(Sourced):
-    move_cost: float = Field(ge=0, description="extra MP to cross off-road (rule 9.0)")
+    move_cost: float = Field(ge=0, le=100, allow_inf_nan=False, description="extra MP to cross off-road (rule 9.0)")
     column_shift: int = Field(ge=0, description="shift if every attacker crosses (rule 11.1)")
 
 
 class RouteFeature(Sourced):
     move_cost: float | None = Field(
-        ge=0, description="MP per hex when following it (rule 9.0); null: pay the terrain"
+        gt=0, le=100, allow_inf_nan=False, description="MP per hex when following it (rule 9.0); null: pay the terrain"
     )
 
 
@@ -453,6 +454,15 @@ KNOWN_CHIT_EFFECTS = frozenset(
 )
 
 
+#: The numbers each chit effect takes, with their ranges: what the rules engine reads.
+CHIT_PARAMS: dict[str, dict[str, tuple[int, int]]] = {
+    "column_shift": {"columns": (1, 3)},
+    "support_points": {"sp": (1, 10)},
+    "forced_march": {"mp": (1, 8)},
+    "reaction_limit": {"limit": (1, 20)},
+}
+
+
 class Chit(Sourced):
     """One kind of chit (rules 5.0, 5.1; the chit chart is lost)."""
 
@@ -463,7 +473,9 @@ class Chit(Sourced):
     one_time: bool = Field(False, description="starred: leaves play after use (5.1)")
     windows: list[ChitWindow] = Field(min_length=1)
     effect: Key
-    params: dict[str, int | str | bool] = Field(default_factory=dict)
+    params: dict[str, int | str | bool] = Field(
+        default_factory=dict, description="the effect's numbers (see CHIT_PARAMS): columns, sp, mp, limit"
+    )
     low_supply_target: bool = Field(
         True, description="false: a unit with a Low/No supply marker cannot be its object (12.5)"
     )
@@ -477,6 +489,18 @@ class Chit(Sourced):
                 f"unknown chit effect {value!r}; the engine knows {', '.join(sorted(KNOWN_CHIT_EFFECTS))}"
             )
         return value
+
+    @model_validator(mode="after")
+    def _params_fit_the_effect(self) -> Chit:
+        allowed = CHIT_PARAMS.get(self.effect, {})
+        for name, value in self.params.items():
+            if name not in allowed:
+                known = ", ".join(sorted(allowed)) or "none"
+                raise ValueError(f"params.{name}: the {self.effect} effect takes no such parameter (it takes: {known})")
+            low, high = allowed[name]
+            if type(value) is not int or not low <= value <= high:
+                raise ValueError(f"params.{name}: must be a whole number from {low} to {high}, not {value!r}")
+        return self
 
 
 class ChitChart(Strict):
