@@ -17,8 +17,8 @@ from cheren.game import Game
 from cheren.scenario.models import Side
 from cheren.ui import panels
 from cheren.ui.analysis_panel import AnalysisPanel
-from cheren.ui.lines_panel import LinesPanel
 from cheren.ui.controller import Bot, Controller, Feedback
+from cheren.ui.lines_panel import LinesPanel
 from cheren.ui.map import MapWidget
 
 MANY = 8  # more answers than this go into a drop-down list
