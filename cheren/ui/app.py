@@ -18,6 +18,7 @@ from cheren.scenario.models import Side
 from cheren.ui import panels
 from cheren.ui.analysis_panel import AnalysisPanel
 from cheren.ui.controller import Bot, Controller, Feedback
+from cheren.ui.lines_panel import LinesPanel
 from cheren.ui.map import MapWidget
 
 MANY = 8  # more answers than this go into a drop-down list
@@ -117,6 +118,7 @@ class App:
         self._set_modes()
         self.mode.observe(self._mode_changed, "value")
         self.analysis = AnalysisPanel(c)
+        self.lines = LinesPanel(c)
         self.path = w.Text(value=str(save_path), description="File", layout=w.Layout(width="300px"))
         self.path.add_class("cheren-save-path")
         save = self._button("Save", "cheren-save", lambda: c.save(self.path.value))
@@ -128,6 +130,7 @@ class App:
                 self.attack_panel,
                 self._panel("Overlays", [overlays, self.key], "cheren-overlays"),
                 self._panel("Analysis", [self.analysis.widget], "cheren-analysis-panel"),
+                self._panel("Lines", [self.lines.widget], "cheren-lines-panel"),
                 self._panel("Chits", [self.chits], "cheren-chits"),
                 self._panel("Log", [self.log], "cheren-log-box"),
                 self._panel("Game", [self.mode, w.HBox([self.path]), w.HBox([save, load])], "cheren-game"),

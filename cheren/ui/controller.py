@@ -133,6 +133,7 @@ OVERLAYS: dict[str, str] = {
     "markers": "Low/No supply",
     "edges": "Af Abed edge (12.2)",
     "threats": "Enemy threats next turn",
+    "line-diff": "Where two lines differ",
 }
 NEEDS: dict[str, str] = {"supply-unit": "supply", "supply-allied": "supply", "supply-italian": "supply"}
 DEFAULT_OVERLAYS = frozenset({"reach", "supply-unit"})
@@ -170,7 +171,11 @@ class Controller:
         hex_size: float = DEFAULT_HEX_SIZE,
         chits: Callable[[Game, Side], list[str]] | None = None,
     ) -> None:
+        from cheren.tree import Study
+
         self.game = game
+        self.study = Study(game)  # the lines explored from this game (cheren.tree)
+        self.comparison: Any = None  # the last two lines compared, drawn while "line-diff" is on
         self.bot: Bot | None = None
         self.bot_side: Side | None = None
         if bot is not None and bot_side is not None:
@@ -531,6 +536,11 @@ class Controller:
         )
 
     def undo(self) -> Feedback:
+        start = self.study.branch_point(self.study.current)
+        if len(self.game.log) <= start and self.study.lines[self.study.current].parent is not None:
+            parent = self.study.lines[self.study.current].parent
+            return self._say(Feedback("refused", f"This line starts here (it branched from {parent} after {start} "
+                                                 f"actions): switch to {parent} to go further back."))
         if not self.game.can_undo():
             return self._say(Feedback("refused", "Nothing to undo."))
         undone = [self.game.undo()]
@@ -666,6 +676,8 @@ class Controller:
             from cheren.analysis.threats import threats
 
             out += analysis.threat_overlays(threats(p, p.side))
+        if "line-diff" in on and self.comparison is not None:
+            out.append(self.comparison.overlay())
         uid = self.selected
         if uid is not None and p.units[uid].on_map:
             if "reach" in on and self.legal_moves(uid):
@@ -838,23 +850,114 @@ class Controller:
         from cheren.game_saves import save_game
 
         try:
-            save_game(self.game, path)
+            save_game(self.study, path)
         except OSError as exc:
             return self._say(Feedback("refused", f"Could not save to {path}: {exc}"))
-        return self._say(Feedback("ok", f"Saved the game ({len(self.game.log)} actions) to {path}."))
+        lines = len(self.study.lines)
+        extra = f" and its {lines} lines" if lines > 1 else ""
+        return self._say(Feedback("ok", f"Saved the game ({len(self.game.log)} actions){extra} to {path}."))
 
     def load(self, path: str | Path) -> Feedback:
-        from cheren.game_saves import load_game
+        from cheren.game_saves import load_study
         from cheren.saves import SaveError
 
         try:
-            game = load_game(path, self.scenario)
+            study = load_study(path, self.scenario)
         except SaveError as exc:
             return self._say(Feedback("refused", str(exc)))
-        self.set_game(game)
-        return self._say(Feedback("ok", f"Loaded {path}: {game.status()}"), "game", "selection")
+        self.set_game(study.game)
+        self.study = study
+        return self._say(Feedback("ok", f"Loaded {path}: {study.game.status()}"), "game", "selection")
+
+    # -- lines of play (the variation tree, cheren.tree) ------------------------------------------
+    def lines_info(self) -> list[dict[str, Any]]:
+        """Each line as the Lines panel shows it, the main line first and each branch after its parent."""
+        study = self.study
+        study.sync()
+        out: list[dict[str, Any]] = []
+
+        def walk(name: str, depth: int) -> None:
+            line = study.lines[name]
+            length = len(line.actions) + line.at
+            out.append({"name": name, "parent": line.parent, "at": line.at, "luck": line.luck, "depth": depth,
+                        "current": name == study.current, "actions": length})
+            children = [n for n, x in study.lines.items() if x.parent == name]
+            for child in sorted(children, key=lambda n: study.lines[n].at):
+                walk(child, depth + 1)
+
+        walk(study.main, 0)
+        return out
+
+    def branch(self, name: str | None = None, *, luck: str = "same", at: int | None = None) -> Feedback:
+        from cheren.tree import TreeError
+
+        try:
+            line = self.study.branch(name or None, at=at, luck="new" if luck == "new" else "same")
+        except TreeError as exc:
+            return self._say(Feedback("refused", str(exc)))
+        self._switched()
+        dice = "fresh dice" if line.luck == "new" else "the same dice as its parent"
+        text = (f"New line {line.name!r} from {line.parent} after {line.at} actions, with {dice}: play on; "
+                f"switch back to {line.parent} any time.")
+        return self._say(Feedback("ok", text), "game", "selection")
+
+    def switch_line(self, name: str) -> Feedback:
+        from cheren.tree import TreeError
+
+        try:
+            self.study.switch(name)
+        except TreeError as exc:
+            return self._say(Feedback("refused", str(exc)))
+        self._switched()
+        return self._say(Feedback("ok", f"On line {name!r}: {self.game.status()}"), "game", "selection")
+
+    def promote_line(self, name: str) -> Feedback:
+        from cheren.tree import TreeError
+
+        try:
+            self.study.promote(name)
+        except TreeError as exc:
+            return self._say(Feedback("refused", str(exc)))
+        return self._say(Feedback("ok", f"{name!r} is now the main line."), "game")
+
+    def delete_line(self, name: str) -> Feedback:
+        from cheren.tree import TreeError
+
+        try:
+            before = self.study.current
+            self.study.delete(name)
+        except TreeError as exc:
+            return self._say(Feedback("refused", str(exc)))
+        if self.study.current != before:
+            self._switched()
+        return self._say(Feedback("ok", f"Deleted line {name!r} and the lines branching from it."), "game")
+
+    def compare_lines(self, a: str, b: str) -> Feedback:
+        from cheren.tree import TreeError
+
+        try:
+            self.comparison = self.study.compare(a, b)
+        except TreeError as exc:
+            return self._say(Feedback("refused", str(exc)))
+        self.overlays.add("line-diff")
+        self._bump()
+        c = self.comparison
+        return self._say(Feedback("info", f"{a}: {c.vp[0]} Allied VP, {b}: {c.vp[1]}; the units differ in "
+                                          f"{len(c.differ)} hexes (marked on the map)."), "game", "overlays")
+
+    def _switched(self) -> None:
+        self.game = self.study.game
+        self.selected = self.stack_hex = self.hover = None
+        self.attack = AttackDraft()
+        self.last_move = ()
+        self._scene = None
+        self._bump()
 
     def set_game(self, game: Game) -> None:
+        from cheren.tree import Study
+
+        self.study = Study(game)
+        self.comparison = None
         self.game = game
         self.selected = self.stack_hex = self.hover = None
         self.attack = AttackDraft()
