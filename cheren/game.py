@@ -99,7 +99,17 @@ class _Snapshot(NamedTuple):
 
 
 class Game:
-    def __init__(self, scenario: Scenario, seed: int = 0, position: Position | None = None) -> None:
+    def __init__(
+        self, scenario: Scenario, seed: int = 0, position: Position | None = None, *,
+        variants: Iterable[str] | None = None,
+    ) -> None:
+        """``variants`` (names from :mod:`cheren.variants`) replaces the optional rules the
+        scenario switches on; None keeps the scenario's (the bundled one has none)."""
+        if variants is not None:
+            scenario = scenario.with_variants(variants)
+            if position is not None and position.scenario is not scenario:
+                position = position.copy()
+                position.scenario = scenario
         self.scenario = scenario
         self.seed = seed
         self.position = position if position is not None else initial_position(scenario, seed)
@@ -135,6 +145,13 @@ class Game:
     @property
     def turn(self) -> int:
         return self.position.turn
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """The optional rules on in this game, in the registry's order (:mod:`cheren.variants`)."""
+        from cheren.variants import check_variants
+
+        return check_variants(self.scenario.variants)
 
     @property
     def phase(self) -> Phase:
@@ -268,12 +285,13 @@ class Game:
 
     @classmethod
     def from_position(
-        cls, position: Position | str | Path, scenario: Scenario | None = None, seed: int | None = None
+        cls, position: Position | str | Path, scenario: Scenario | None = None, seed: int | None = None,
+        *, variants: Iterable[str] | None = None,
     ) -> Game:
         """A game that starts from a position: a :class:`Position`, or anything
         :func:`cheren.positions.load_position` opens (a library name such as ``"agordat"``, a
         position file, a save, a position code).  The dice carry on from the position's own
-        unless ``seed`` gives fresh ones."""
+        unless ``seed`` gives fresh ones; ``variants`` as for :class:`Game`."""
         if not isinstance(position, Position):
             from cheren.positions import load_position
 
@@ -281,7 +299,7 @@ class Game:
         start = position.copy()
         if seed is not None:
             start.dice = Dice(seed)
-        return cls(start.scenario, start.dice.seed, start)
+        return cls(start.scenario, start.dice.seed, start, variants=variants)
 
     @classmethod
     def replay(

@@ -34,6 +34,7 @@ from cheren.rules.combat_eligibility import air_refusal, air_unit, unit_refusal
 from cheren.rules.combat_resolution import Assembly, peek
 from cheren.rules.stacking import stack_value
 from cheren.rules.supply import supplied_hexes
+from cheren.rules.variant_combat import source_hexes
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Phase, Side
 from cheren.state import Position, Status, chit_key
@@ -220,7 +221,7 @@ class HeuristicBot:
         enemy_hexes = self._enemy_hexes(p, side)
         for target in sorted(enemy_hexes):
             attackers = []
-            for n in p.scenario.adjacent.get(target, ()):
+            for n in source_hexes(p, target):  # the neighbours, or more with artillery range (a variant)
                 for uid in p.units_at(n):
                     if p.units[uid].side is side and uid not in busy and unit_refusal(p, uid, target) is None:
                         attackers.append(uid)

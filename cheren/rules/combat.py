@@ -40,6 +40,7 @@ from cheren.rules.combat_eligibility import (
     unit_refusal,
 )
 from cheren.rules.combat_resolution import Assembly, CombatState, Resolution, odds_for, peek, publish, roll, state
+from cheren.rules.variant_combat import ARTILLERY_RANGE, ranged
 from cheren.scenario.models import Phase
 from cheren.state import Status
 
@@ -260,6 +261,10 @@ def legal_actions(game: Game) -> list[Action]:
         for n in adjacent[unit.hex]:
             if n in enemy_hexes and unit_refusal(p, uid, n) is None:
                 out.append(Commit(uid, n))
+        if p.scenario.variants and ranged(p, uid):  # artillery firing from two hexes away (a variant)
+            for n in unit.hex.ring(ARTILLERY_RANGE):
+                if n in enemy_hexes and unit_refusal(p, uid, n) is None:
+                    out.append(Commit(uid, n))
     return out
 
 

@@ -13,6 +13,10 @@ found here, and the what-if analysis (:mod:`cheren.analysis.combat`) explains it
 * the terrain shift is the best one in the hex (11.1); a river hexside adds its own shift when
   every attacking ground unit attacks across a river (the air unit crosses nothing);
 * the air unit's strength counts for the attacker in the support comparison (11.3, 11.4).
+
+Optional rules (:mod:`cheren.variants`) add die-roll modifiers, listed on :class:`Odds` and
+applied to its six results, and artillery that joins from two hexes away; with none on, the
+odds are the printed rules'.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from cheren.hexes import Hex, Hexside
+from cheren.rules.variant_combat import DieModifier, die_modifiers, modified_roll, ranged_attackers
 from cheren.scenario.compiled import OddsColumn, Scenario
 from cheren.scenario.models import CombatResult, Side
 from cheren.state import Position
@@ -60,6 +65,7 @@ class Odds:
     attack_support: int
     defence_support: int
     notes: tuple[str, ...] = ()
+    modifiers: tuple[DieModifier, ...] = ()  # die-roll modifiers of the variants on (cheren.variants)
 
     @property
     def column_name(self) -> str:
@@ -71,8 +77,21 @@ class Odds:
 
     @property
     def results(self) -> tuple[CombatResult, ...]:
-        """The six results of the final column, for die rolls 1 to 6."""
-        return self.columns[self.column].results
+        """The six results of the final column, for die rolls 1 to 6 (with die modifiers, each
+        die's row moved by them and held to 1-6)."""
+        cells = self.columns[self.column].results
+        if not self.modifiers:
+            return cells
+        return tuple(cells[self.row(die) - 1] for die in range(1, 7))
+
+    @property
+    def die_modifier(self) -> int:
+        """The net die-roll modifier (positive helps the attacker); 0 under the printed rules."""
+        return sum(m.amount for m in self.modifiers)
+
+    def row(self, die: int) -> int:
+        """The row of the table ``die`` is read on: itself, or moved by the modifiers."""
+        return modified_roll(die, self.modifiers) if self.modifiers else die
 
     @property
     def net_shift(self) -> int:
@@ -88,6 +107,9 @@ class Odds:
         text = "; ".join(parts)
         if self.shifts:
             text += f" -> {self.column_name}"
+        if self.modifiers:
+            text += "; " + "; ".join(m.describe() for m in self.modifiers)
+            text += f"; net die modifier {self.die_modifier:+d}"
         return text
 
 
@@ -230,11 +252,14 @@ def compute_odds(
             notes.append(f"{name} is not on the table: rounded down to {columns[raw].name} (11.5)")
     attack_support = support_points(position, participants) + support_bonus[0]
     defence_support = support_points(position, defenders) + support_bonus[1]
+    # guns firing from two hexes away (a variant) cross no river: the adjacent attackers decide
+    river_units = ground if not s.variants else tuple(u for u in ground if u not in ranged_attackers(
+        position, ground, target))
     shifts = [
         x
         for x in (
             terrain_shift(s, target),
-            river_shift(position, ground, target),
+            river_shift(position, river_units, target),
             support_shift(attack_support, defence_support, side, support_winner),
         )
         if x is not None
@@ -259,4 +284,5 @@ def compute_odds(
         attack_support=attack_support,
         defence_support=defence_support,
         notes=tuple(notes),
+        modifiers=die_modifiers(position, ground, defenders, target),
     )

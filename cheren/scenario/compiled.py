@@ -6,7 +6,9 @@ shapes the rules ask questions of, once, at load time.
 
 from __future__ import annotations
 
+import copy
 import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -227,6 +229,26 @@ class Scenario:
             OddsColumn(name, Fraction(*parse_ratio(name)), tuple(cells)) for name, cells in crt.columns.items()
         )
         self.chits: dict[str, Chit] = {c.key: c for c in chit_chart.chits}
+        # Optional rules switched on (cheren.variants): the data's choice, or a game's.
+        self.variants: frozenset[str] = frozenset(info.variants)
+        self._base: Scenario = self
+        self._with: dict[frozenset[str], Scenario] = {self.variants: self}
+
+    def with_variants(self, names: Iterable[str]) -> Scenario:
+        """The same scenario with exactly the variants ``names`` on (none: the printed rules).
+        Copies share every component and are made once per set of variants, so the rules'
+        caches keyed on the scenario stay warm.  An unknown name raises
+        :class:`cheren.variants.UnknownVariant`."""
+        from cheren.variants import check_variants
+
+        key = frozenset(check_variants(names))
+        base = self._base
+        found = base._with.get(key)
+        if found is None:
+            found = copy.copy(base)
+            found.variants = key
+            base._with[key] = found
+        return found
 
     # -- questions the rules ask -------------------------------------------------------------
     @property

@@ -543,6 +543,21 @@ class ScenarioFile(Sourced):
     victory: list[VictoryBand] = Field(min_length=1)
     allied_control_at_start: list[str] = Field(description="town names with a Control marker (5.0)")
     air_support_from_turn: Turn = Field(3, description="rule 11.3")
+    variants: list[str] = Field(
+        default_factory=list, description="optional rules switched on (`cheren variants` lists them); none by default"
+    )
+
+    @field_validator("variants")
+    @classmethod
+    def _known_variants(cls, value: list[str]) -> list[str]:
+        from cheren.variants import VARIANTS
+
+        for name in value:
+            if name not in VARIANTS:
+                raise ValueError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}")
+        if len(set(value)) != len(value):
+            raise ValueError("a variant is listed more than once")
+        return value
 
     @field_validator("turns")
     @classmethod

@@ -239,13 +239,16 @@ def odds_html(whatif: Any) -> str:
     for note in (*getattr(odds, "notes", ()), *getattr(whatif, "notes", ())):
         rows.append(f"<div><small>{esc(note)}</small></div>")
     rows.append(f'<div>Column: <b class="cheren-column">{esc(odds.column_name)}</b> (11.5)</div>')
+    for line in getattr(whatif, "variant_lines", ()):  # optional rules on in this game (cheren.variants)
+        rows.append(f'<div class="cheren-variant">✦ {esc(line)}</div>')
     refusal = getattr(whatif, "refusal", None)
     if refusal is not None:
         rows.append(f'<div class="cheren-msg refused">Not allowed now: {esc(refusal)}</div>')
     rolls = getattr(whatif, "rolls", ())
     if rolls:
         cells = "".join(
-            f"<tr><td>{r.die}</td><td><b>{esc(r.result)}</b></td><td>{esc(r.story)}</td></tr>" for r in rolls
+            f"<tr><td>{esc(_die_text(odds, r.die))}</td><td><b>{esc(r.result)}</b></td><td>{esc(r.story)}</td></tr>"
+            for r in rolls
         )
         rows.append(f'<table class="cheren-rolls"><tr><th>die</th><th>result</th><th></th></tr>{cells}</table>')
     dist = outcome_distribution(whatif)
@@ -253,6 +256,11 @@ def odds_html(whatif: Any) -> str:
         rows.append("<div><small>Chance of each outcome (exact, one die):</small></div>")
         rows.append(bar_chart(dist))
     return '<div class="cheren-odds">' + "".join(rows) + "</div>"
+
+
+def _die_text(odds: Any, die: int) -> str:
+    row = odds.row(die) if hasattr(odds, "row") else die
+    return str(die) if row == die else f"{die}→{row}"
 
 
 def outcome_distribution(whatif: Any) -> list[tuple[str, float]]:
