@@ -97,6 +97,66 @@ def _cmd_positions(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_variants(args: argparse.Namespace) -> int:
+    from cheren.variants import VARIANTS, listing
+
+    if args.name is None:
+        print(listing())
+        return 0
+    if args.name not in VARIANTS:
+        raise UsageError(f"unknown variant {args.name!r}; known: {', '.join(VARIANTS)}")
+    print(VARIANTS[args.name].describe())
+    return 0
+
+
+def _variants(names: Sequence[str]) -> tuple[str, ...]:
+    """``--variant`` values (each may list several, comma-separated) as checked variant names."""
+    from cheren.variants import UnknownVariant, check_variants
+
+    try:
+        return check_variants(n.strip() for value in names for n in value.split(",") if n.strip())
+    except UnknownVariant as exc:
+        raise UsageError(f"--variant: {exc}") from None
+
+
+def _cmd_compare_variants(args: argparse.Namespace) -> int:
+    from cheren.analysis.variant_comparison import compare_variants, comparison_chart
+
+    _check_bots(args.allied, args.italian)
+    _check_count("--games", args.games, 1)
+    _check_jobs(args.jobs)
+    sets = [_variants([value]) for value in args.variant] if args.variant else None
+    if sets is not None and any(not v for v in sets):
+        raise UsageError("--variant: name at least one variant")
+    for path in (args.out, args.report, args.chart):
+        if path:
+            check_output(path, force=args.force)
+    if args.chart and not args.chart.lower().endswith((".png", ".svg")):
+        raise UsageError(f"--chart: {args.chart}: give a .png or .svg file name")
+    scenario = load_scenario(args.scenario)
+    result = compare_variants(sets, args.games, args.seed, args.allied, args.italian, jobs=args.jobs,
+                              scenario=scenario if args.scenario else None, progress=not args.quiet)
+    text = result.explain()
+    print(text)
+    if args.report:
+        write_output(args.report, text + "\n")
+    if args.out:
+        write_output(args.out, json.dumps(result.to_json(), indent=1) + "\n")
+    if args.chart:
+        from cheren.analysis.charts import to_png, to_svg
+
+        fig = comparison_chart(result)
+        if args.chart.lower().endswith(".svg"):
+            write_output(args.chart, to_svg(fig))
+        else:
+            with open(args.chart, "wb") as fh:
+                fh.write(to_png(fig))
+    for path in (args.report, args.out, args.chart):
+        if path and path != STDOUT:
+            print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from contextlib import nullcontext
 
@@ -106,6 +166,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     _check_bots(args.allied, args.italian)
     _check_count("--games", args.games, 1)
     _check_jobs(args.jobs)
+    # the variants asked for, else the scenario's own (the bundled scenario has none)
+    variants = _variants(args.variant) if args.variant else _variants(sorted(load_scenario(args.scenario).variants))
     if args.batch is not None:
         _check_count("--batch", args.batch, 1)
     done: list[Any] = []
@@ -118,7 +180,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                            ("italian", args.italian)):
             if getattr(run, name) != mine and mine != _DEFAULTS[name]:
                 raise UsageError(f"--resume: the file's run has {name} {getattr(run, name)!r}, not {mine!r}")
+        if args.variant and list(variants) != run.variants:
+            raise UsageError(f"--resume: the file's run has variants {run.variants or 'none'}, not {list(variants)}")
         args.games, args.seed, args.allied, args.italian = run.games, run.seed, run.allied, run.italian
+        variants = tuple(run.variants)
         failed_before = run.failed
     out = args.out or args.resume
     if out:
@@ -131,7 +196,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             results = simulate(
                 args.games, args.seed, args.allied, args.italian, executor=executor, jobs=args.jobs,
                 scenario_dir=args.scenario, keep_log=args.logs, progress=not args.quiet, batch=args.batch,
-                only=todo, failed=failed,
+                only=todo, failed=failed, variants=variants,
             )
         except SimulationInterrupted as stop:
             results, failed, interrupted = stop.results, stop.failed, True
@@ -139,7 +204,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     failed = sorted([*failed_before, *failed], key=lambda f: f.index)
     partial = interrupted or len(results) + len(failed) < args.games
     if out:
-        run = Run(args.games, args.seed, args.allied, args.italian, args.logs, partial, failed)
+        run = Run(args.games, args.seed, args.allied, args.italian, args.logs, partial, failed, list(variants))
         write_results(results, out, run)
         if out != STDOUT:
             print(f"wrote {len(results)} games to {out}" + (" (partial: --resume it to finish)" if partial else ""),
@@ -280,8 +345,32 @@ def build_parser() -> argparse.ArgumentParser:
                      "interrupted sweep writes one); the games already there are kept")
     sim.add_argument("--logs", action="store_true", help="keep each game's action log in the JSON (for replay)")
     sim.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
+    sim.add_argument("--variant", action="append", default=[], metavar="NAME",
+                     help="play with this optional rule on (repeatable; `cheren variants` lists them)")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(func=_cmd_simulate)
+
+    var = sub.add_parser("variants", help="list the optional rules (variants), or show one in full")
+    var.add_argument("name", nargs="?", help="a variant to show in full")
+    var.set_defaults(func=_cmd_variants)
+
+    cv = sub.add_parser("compare-variants",
+                        help="play the same games under the printed rules and under each variant, and compare")
+    cv.add_argument("--variant", action="append", default=[], metavar="NAMES",
+                    help="a rule set to compare (repeatable; NAME or NAME,NAME for several together); "
+                         "default: every variant alone")
+    cv.add_argument("--games", type=int, default=200, help="games per rule set (default 200)")
+    cv.add_argument("--seed", type=int, default=0, help="the run's seed: every rule set plays the same game seeds")
+    cv.add_argument("--allied", default="heuristic", help="bot for the Allies (default heuristic)")
+    cv.add_argument("--italian", default="heuristic", help="bot for the Italians (default heuristic)")
+    cv.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    cv.add_argument("--report", help="write the Markdown tables here")
+    cv.add_argument("--out", help="write the numbers here as JSON")
+    cv.add_argument("--chart", help="draw the comparison here (.png or .svg; needs matplotlib)")
+    cv.add_argument("--force", action="store_true", help="replace --report, --out and --chart if they exist")
+    cv.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
+    cv.add_argument("--quiet", action="store_true", help="no progress bar")
+    cv.set_defaults(func=_cmd_compare_variants)
     return parser
 
 
