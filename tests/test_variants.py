@@ -312,3 +312,66 @@ def test_a_save_without_variants_is_the_printed_rules_and_bad_names_are_refused(
     raw["variants"] = "artillery-range"
     with pytest.raises(SaveError, match=r"game\.json: variants: must be a list"):
         loads_game(json.dumps(raw), s, source="game.json")
+
+
+# -- the app's controller and panels ---------------------------------------------------------------------------
+def test_the_app_starts_a_new_game_with_the_chosen_variants() -> None:
+    from cheren.ui.controller import Controller
+    from cheren.ui.panels import variants_html
+
+    c = Controller(Game(load_scenario(), seed=1941))
+    assert c.game.variants == () and "as printed" in variants_html(c.game.variants)
+    c.game.apply(c.game.legal_actions()[-1])
+    fresh = Game(load_scenario(), seed=1941).position
+    feedback = c.new_game_with_variants(["artillery-range", "artillery-modifier"])
+    assert feedback.kind == "ok" and "previous game (1 actions)" in feedback.text
+    assert c.game.variants == ("artillery-modifier", "artillery-range") and c.game.log == []
+    assert c.game.seed == 1941 and c.game.position.units == fresh.units
+    assert "Artillery fires from two hexes away" in variants_html(c.game.variants)
+    refused = c.new_game_with_variants(["fog-of-war"])
+    assert refused.kind == "refused" and "'fog-of-war'" in refused.text and c.game.variants != ()
+
+
+def test_the_what_if_panel_shows_each_variant_and_the_moved_rows(tmp_path: Path) -> None:
+    from cheren.ui.panels import odds_html
+
+    s = on(make(tmp_path, [allied("a", sp=4), gun("g", sp=2), italian("i", sp=3)]), "artillery-modifier")
+    g = combat_game(s, {"a": "0303", "g": "0304", "i": "0403"})
+    html = odds_html(what_if(g.position, proposed("0403", ["a", "g"])))
+    assert "artillery in the attack (G): +1 to the die (variant: Artillery die modifier)" in html
+    assert "<td>1→2</td>" in html and "<td>6</td>" in html
+
+
+# -- the command line --------------------------------------------------------------------------------------------
+def test_cli_lists_variants_and_refuses_unknown_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    from cheren.cli import main
+
+    assert main(["variants"]) == 0
+    out = capsys.readouterr().out
+    assert all(name in out for name in VARIANTS) and len(out.strip().splitlines()) == len(VARIANTS)
+    assert main(["variants", "artillery-range"]) == 0
+    assert "changes 11.0, 11.1, 11.2" in capsys.readouterr().out
+    assert main(["simulate", "--games", "1", "--variant", "artillery-range", "--variant", "moon-landing"]) == 2
+    assert "--variant: unknown variant 'moon-landing'" in capsys.readouterr().err
+
+
+def test_cli_simulate_and_compare_variants_on_the_same_seeds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cheren.cli import main
+
+    out = tmp_path / "run.json"
+    assert main(["simulate", "--games", "2", "--allied", "heuristic", "--italian", "heuristic", "--quiet",
+                 "--variant", "artillery-range", "--out", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["run"]["variants"] == ["artillery-range"]
+    assert all(g["variants"] == ["artillery-range"] for g in data["games"])
+    assert "variants: artillery-range" in capsys.readouterr().out
+    report = tmp_path / "compare.json"
+    assert main(["compare-variants", "--games", "2", "--quiet", "--variant", "artillery-range",
+                 "--variant", "artillery-modifier,combined-arms-modifier", "--out", str(report)]) == 0
+    text = capsys.readouterr().out
+    assert "| printed rules |" in text and "| artillery-modifier, combined-arms-modifier |" in text
+    sets = json.loads(report.read_text())["rule_sets"]
+    assert [s["variants"] for s in sets] == [[], ["artillery-range"], ["artillery-modifier", "combined-arms-modifier"]]
+    assert sets[1]["games"] == 2 and sets[1]["paired"]["games_changed"]["games"] == 2

@@ -121,6 +121,17 @@ class App:
         self.lines = LinesPanel(c)
         self.path = w.Text(value=str(save_path), description="File", layout=w.Layout(width="300px"))
         self.path.add_class("cheren-save-path")
+        # optional rules (cheren.variants): chosen for a new game from the start
+        from cheren.variants import VARIANTS
+
+        self.variants = w.SelectMultiple(
+            options=[(v.title, v.name) for v in VARIANTS.values()], value=tuple(c.game.variants), rows=6,
+            description="Variants", layout=w.Layout(width="300px"),
+        )
+        self.variants.add_class("cheren-variants")
+        self.variants_info = w.HTML()
+        restart = self._button("New game with these variants", "cheren-new-game",
+                               lambda: c.new_game_with_variants(self.variants.value))
         save = self._button("Save", "cheren-save", lambda: c.save(self.path.value))
         load = self._button("Load", "cheren-load", lambda: c.load(self.path.value))
         side = w.VBox(
@@ -133,7 +144,8 @@ class App:
                 self._panel("Lines", [self.lines.widget], "cheren-lines-panel"),
                 self._panel("Chits", [self.chits], "cheren-chits"),
                 self._panel("Log", [self.log], "cheren-log-box"),
-                self._panel("Game", [self.mode, w.HBox([self.path]), w.HBox([save, load])], "cheren-game"),
+                self._panel("Game", [self.mode, w.HBox([self.path]), w.HBox([save, load]), self.variants_info,
+                                     self.variants, restart], "cheren-game"),
             ],
             layout=w.Layout(width="350px", min_width="330px", flex="0 0 350px"),
         )
@@ -219,6 +231,9 @@ class App:
             self.redo_button.disabled = not c.game.can_redo()
             self.end_button.disabled = c.game.over
             self.log.value = panels.log_html(c)
+            self.variants_info.value = panels.variants_html(c.game.variants)
+            if tuple(self.variants.value) != c.game.variants:
+                self.variants.value = c.game.variants
             self.chits.value = panels.chits_html(c)
             self._decision()
         if what & {"game", "selection"}:

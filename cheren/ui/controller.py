@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import ModuleType
@@ -868,6 +868,25 @@ class Controller:
         self.set_game(study.game)
         self.study = study
         return self._say(Feedback("ok", f"Loaded {path}: {study.game.status()}"), "game", "selection")
+
+    # -- optional rules (cheren.variants) ------------------------------------------------------------
+    def new_game_with_variants(self, names: Iterable[str]) -> Feedback:
+        """Start this game again from its start, same seed, with exactly the variants ``names``
+        on (none: the printed rules).  Variants change how the game is played from the first
+        action, so they are chosen for a new game, never switched in the middle of one."""
+        from cheren.variants import UnknownVariant, check_variants
+
+        try:
+            wanted = check_variants(names)
+        except UnknownVariant as exc:
+            return self._say(Feedback("refused", str(exc)))
+        old = self.game
+        game = Game(old.scenario, old.seed, old.start.copy(), variants=wanted)
+        self.set_game(game)
+        rules = ", ".join(wanted) if wanted else "the printed rules (no variant)"
+        left = f"; the previous game ({len(old.log)} actions) is closed: Load its save to go back to it" if old.log \
+            else ""
+        return self._say(Feedback("ok", f"New game from the start with {rules}{left}."), "game", "selection")
 
     # -- lines of play (the variation tree, cheren.tree) ------------------------------------------
     def lines_info(self) -> list[dict[str, Any]]:

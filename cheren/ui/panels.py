@@ -258,6 +258,16 @@ def odds_html(whatif: Any) -> str:
     return '<div class="cheren-odds">' + "".join(rows) + "</div>"
 
 
+def variants_html(names: tuple[str, ...]) -> str:
+    """The optional rules on in the game (cheren.variants), each with its one-line summary."""
+    from cheren.variants import VARIANTS
+
+    if not names:
+        return "<div><small>Rules: as printed (no variant on).</small></div>"
+    items = "".join(f"<li><b>{esc(VARIANTS[n].title)}</b>: {esc(VARIANTS[n].summary)}</li>" for n in names)
+    return f'<div class="cheren-variants-on"><small>Variants on:</small><ul>{items}</ul></div>'
+
+
 def _die_text(odds: Any, die: int) -> str:
     row = odds.row(die) if hasattr(odds, "row") else die
     return str(die) if row == die else f"{die}→{row}"
