@@ -320,7 +320,7 @@ def test_the_app_starts_a_new_game_with_the_chosen_variants() -> None:
     from cheren.ui.panels import variants_html
 
     c = Controller(Game(load_scenario(), seed=1941))
-    assert c.game.variants == () and "as printed" in variants_html(c.game.variants)
+    assert not c.game.variants and "as printed" in variants_html(())
     c.game.apply(c.game.legal_actions()[-1])
     fresh = Game(load_scenario(), seed=1941).position
     feedback = c.new_game_with_variants(["artillery-range", "artillery-modifier"])
