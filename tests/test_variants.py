@@ -375,3 +375,12 @@ def test_cli_simulate_and_compare_variants_on_the_same_seeds(
     sets = json.loads(report.read_text())["rule_sets"]
     assert [s["variants"] for s in sets] == [[], ["artillery-range"], ["artillery-modifier", "combined-arms-modifier"]]
     assert sets[1]["games"] == 2 and sets[1]["paired"]["games_changed"]["games"] == 2
+
+
+def test_play_outs_of_a_position_keep_its_variants() -> None:
+    from cheren.analysis.evaluate import evaluate
+
+    g = Game(load_scenario(), seed=4, variants=["artillery-range"])
+    ev = evaluate(g, 1, seed=2)
+    assert ev.results[0].variants == ["artillery-range"]
+    assert evaluate(Game(load_scenario(), seed=4), 1, seed=2).results[0].variants == []

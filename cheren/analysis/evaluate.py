@@ -27,6 +27,7 @@ from cheren.progress import Progress
 from cheren.scenario.compiled import Scenario
 from cheren.simulate import GameResult, simulate
 from cheren.state import Position
+from cheren.variants import check_variants
 
 Z95 = 1.959963984540054
 
@@ -232,6 +233,7 @@ def evaluate(
         plan=[a.to_json() for a in plan] or None,
         viewer=viewer,
         on_result=on_result,
+        variants=check_variants(s.variants),  # the play-outs keep the position's optional rules
     )
     return ev
 
