@@ -59,19 +59,20 @@ class GameResult:
     losses: dict[str, dict[str, int]] = field(default_factory=dict)
     first_turn: int = 1  # the turn play started in (``control`` holds one entry per turn from it)
     variants: list[str] = field(default_factory=list)  # optional rules on (cheren.variants); none: printed rules
-    variant_uses: dict[str, int] = field(default_factory=dict)  # per variant: the attacks it changed
+    # per variant and attacking side: the log entries (attacks) it changed something in
+    variant_uses: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
-def variant_uses(game: Game) -> dict[str, int]:
-    """For each variant on in ``game``, how many log entries it changed something in (the rules
-    name a variant in the log whenever it acts: a die modifier, a gun firing from range, a
-    push refused)."""
+def variant_uses(game: Game) -> dict[str, dict[str, int]]:
+    """For each variant on in ``game``, how many log entries it changed something in, by the
+    phasing side (the attacker, in a Combat phase).  The rules name a variant in the log
+    whenever it acts: a die modifier, a gun firing from range, a push refused."""
     marks = {name: f"(variant: {VARIANTS[name].title}" for name in game.variants}
-    uses = dict.fromkeys(marks, 0)
+    uses = {name: {side.value: 0 for side in Side} for name in marks}
     for entry in game.log:
         for name, mark in marks.items():
             if any(mark in e for e in entry.events):
-                uses[name] += 1
+                uses[name][entry.moment.side.value] += 1
     return uses
 
 

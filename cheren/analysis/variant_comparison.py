@@ -89,13 +89,16 @@ class Arm:
     def steps_lost(self, side: str) -> Median:
         return Median.of([r.allied_steps_lost if side == "allied" else r.italian_steps_lost for r in self.results])
 
-    def uses(self) -> dict[str, float]:
-        """Per variant: the mean number of attacks (log entries) per game it changed something in."""
+    def uses(self) -> dict[str, dict[str, float]]:
+        """Per variant and attacking side: the mean number of attacks (log entries) per game it
+        changed something in."""
         n = max(1, self.games)
-        total: Counter[str] = Counter()
+        total: Counter[tuple[str, str]] = Counter()
         for r in self.results:
-            total.update(r.variant_uses)
-        return {name: total[name] / n for name in self.variants}
+            for name, by_side in r.variant_uses.items():
+                for side, count in by_side.items():
+                    total[name, side] += count
+        return {name: {side: total[name, side] / n for side in ("allied", "italian")} for name in self.variants}
 
 
 @dataclass(frozen=True)
@@ -138,7 +141,8 @@ class VariantComparison:
             f"{self.italian_bot} (Italians), run seed {self.seed}: every rule set plays the same game seeds.",
             "",
             "| rule set | Allied win | Italian win | median Allied VP | median steps lost: Allied | "
-            "Italian | VP change vs printed (same seeds) | games changed | variant acted (per game) |",
+            "Italian | VP change vs printed (same seeds) | games changed | variant acted per game (Allied / Italian "
+            "attacks) |",
             "|---|---|---|---|---|---|---|---|---|",
         ]
         for arm in arms:
@@ -148,7 +152,7 @@ class VariantComparison:
             else:
                 pair = self.paired(arm)
                 change, changed = str(pair), str(pair.changed)
-                used = ", ".join(f"{n} {x:.1f}" for n, x in arm.uses().items())
+                used = ", ".join(f"{n} {u['allied']:.1f} / {u['italian']:.1f}" for n, u in arm.uses().items())
             lines.append(
                 f"| {arm.label} | {w['allied']} | {w['italian']} | {arm.vp()} | {arm.steps_lost('allied')} | "
                 f"{arm.steps_lost('italian')} | {change} | {changed} | {used} |"
@@ -161,7 +165,8 @@ class VariantComparison:
             lines.append(f"| {level} | " + " | ".join(str(s[level]) for s in shares) + " |")
         lines += ["", "Shares with 95% Wilson intervals; medians with 95% distribution-free intervals; the VP "
                   "change is the mean of the game-by-game differences with a 95% normal interval. "
-                  "\"Variant acted\" counts the attacks per game in which the variant changed something."]
+                  "\"Variant acted\" counts the attacks per game, by the attacking side, in which the variant changed "
+                  "something (for losses-instead-of-retreat: a push the printed rules would have offered)."]
         return "\n".join(lines)
 
     def _repr_markdown_(self) -> str:
@@ -227,7 +232,8 @@ def comparison_chart(c: VariantComparison) -> Figure:
     from cheren.analysis.charts import ALLIED, DRAW, INK, ITALIAN, _figure, _style
 
     arms = [c.printed, *c.arms]
-    fig = _figure(9.6, 0.9 + 0.55 * len(arms))
+    lines = sum(max(1, len(a.variants)) for a in arms)
+    fig = _figure(9.6, 1.4 + 0.3 * lines + 0.25 * len(arms))
     left, right = fig.subplots(1, 2, sharey=True, gridspec_kw={"width_ratios": [3, 2]})
     y = list(range(len(arms)))[::-1]
     height = 0.26
@@ -238,10 +244,10 @@ def comparison_chart(c: VariantComparison) -> Figure:
         errs = [[s.p - s.interval[0] for s in shares], [s.interval[1] - s.p for s in shares]]
         left.barh(ys, ps, height=height, color=colour, xerr=errs, ecolor=INK, capsize=2,
                   label={"allied": "Allied win", "draw": "draw", "italian": "Italian win"}[who])
-    left.set_yticks(y, [a.label for a in arms])
+    left.set_yticks(y, ["\n".join(a.variants) if a.variants else PRINTED for a in arms], fontsize=8)
     left.set_xlim(0, 1)
     left.set_xlabel("share of games (95% Wilson interval)")
-    left.legend(fontsize=8, frameon=False, loc="lower right")
+    left.legend(fontsize=8, frameon=False, ncol=3, loc="lower left", bbox_to_anchor=(0.0, 1.0))
     _style(left)
     meds = [a.vp() for a in arms]
     right.errorbar([m.value for m in meds], y,
