@@ -10,6 +10,7 @@ and tests."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +21,10 @@ from cheren.ui.analysis_panel import AnalysisPanel
 from cheren.ui.controller import Bot, Controller, Feedback
 from cheren.ui.lines_panel import LinesPanel
 from cheren.ui.map import MapWidget
+from cheren.ui.rules_panel import RulesPanel
 
 MANY = 8  # more answers than this go into a drop-down list
+PANELS = ("stack", "decision", "attack", "overlays", "analysis", "lines", "chits", "rules", "log", "game")
 
 
 class App:
@@ -35,16 +38,23 @@ class App:
         width: int = 1000,
         height: int = 660,
         save_path: str | Path = "cheren-game.json",
+        controller: Controller | None = None,
+        show: Collection[str] | None = None,
     ) -> None:
+        """``controller``: drive this controller instead of a new one (lesson mode); ``show``:
+        show only these side panels (of :data:`PANELS`; default all)."""
         import ipywidgets as w
 
-        if game is None:
+        if controller is None and game is None:
             from cheren import load_scenario
 
             game = Game(load_scenario(), seed=seed)
         self._bot = bot
         self._bots: dict[str, Any] = {}
-        self.controller = c = Controller(game, bot=bot, bot_side=bot_side)
+        if controller is None:
+            assert game is not None
+            controller = Controller(game, bot=bot, bot_side=bot_side)
+        self.controller = c = controller
         self.map = MapWidget(c, width, height)
         self._w = w
 
@@ -123,18 +133,25 @@ class App:
         self.path.add_class("cheren-save-path")
         save = self._button("Save", "cheren-save", lambda: c.save(self.path.value))
         load = self._button("Load", "cheren-load", lambda: c.load(self.path.value))
+        self.rules = RulesPanel(c)
+        shown = set(PANELS if show is None else show)
+        unknown = shown - set(PANELS)
+        if unknown:
+            raise ValueError(f"unknown panel(s) {', '.join(sorted(unknown))}; known: {', '.join(PANELS)}")
+        everything = {
+            "stack": self._panel("Selected stack", [self.selection, self.units, self.move_stack], "cheren-stack"),
+            "decision": self.decision_panel,
+            "attack": self.attack_panel,
+            "overlays": self._panel("Overlays", [overlays, self.key], "cheren-overlays"),
+            "analysis": self._panel("Analysis", [self.analysis.widget], "cheren-analysis-panel"),
+            "lines": self._panel("Lines", [self.lines.widget], "cheren-lines-panel"),
+            "chits": self._panel("Chits", [self.chits], "cheren-chits"),
+            "rules": self._panel("Rules", [self.rules.widget], "cheren-rules-panel"),
+            "log": self._panel("Log", [self.log], "cheren-log-box"),
+            "game": self._panel("Game", [self.mode, w.HBox([self.path]), w.HBox([save, load])], "cheren-game"),
+        }
         side = w.VBox(
-            [
-                self._panel("Selected stack", [self.selection, self.units, self.move_stack], "cheren-stack"),
-                self.decision_panel,
-                self.attack_panel,
-                self._panel("Overlays", [overlays, self.key], "cheren-overlays"),
-                self._panel("Analysis", [self.analysis.widget], "cheren-analysis-panel"),
-                self._panel("Lines", [self.lines.widget], "cheren-lines-panel"),
-                self._panel("Chits", [self.chits], "cheren-chits"),
-                self._panel("Log", [self.log], "cheren-log-box"),
-                self._panel("Game", [self.mode, w.HBox([self.path]), w.HBox([save, load])], "cheren-game"),
-            ],
+            [panel for name, panel in everything.items() if name in shown],
             layout=w.Layout(width="350px", min_width="330px", flex="0 0 350px"),
         )
         side.add_class("cheren-side-panel")

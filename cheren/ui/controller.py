@@ -239,6 +239,14 @@ class Controller:
     def describe(self, action: Action) -> str:
         """An action in words, with unit names instead of ids."""
         text = action.describe()
+        chit = getattr(action, "chit", None)
+        if isinstance(chit, str) and chit:
+            # chits by name, never by their instance ids ("roadblock.2")
+            from cheren.state import chit_key
+
+            found = self.scenario.chits.get(chit_key(chit))
+            if found is not None:
+                text = text.replace(chit, found.name, 1)
         ids = sorted(self.scenario.units, key=len, reverse=True)
         pattern = re.compile(r"\b(" + "|".join(re.escape(u) for u in ids) + r")\b")
         return pattern.sub(lambda m: self.name(m.group(1)), text)
