@@ -100,6 +100,7 @@ class Step(_OneKey):
     answer: AnswerStep | None = None
     play_chit: ChitStep | None = None
     pass_chit: Literal[True] | None = None
+    replace: UnitRef | None = None
     end_phase: Literal[True] | None = None
 
 
@@ -144,6 +145,11 @@ class Reached(Strict):
     turn: int | None = Field(None, ge=1, le=12)
 
 
+class Released(Strict):
+    area: str = Field(description="a garrison area: Wolkait or Tigre")
+    value: bool = True
+
+
 class StepsLeft(Strict):
     unit: UnitRef
     steps: int = Field(ge=0, description="steps the unit has left (0: eliminated)")
@@ -160,6 +166,7 @@ class Test(_OneKey):
     refused: Refused | None = None
     reached: Reached | None = None
     steps_left: StepsLeft | None = None
+    released: Released | None = None
 
 
 class WrongAnswer(Strict):

@@ -104,15 +104,16 @@ class ExerciseRun:
         """Back to the start position (hints and the stars lost to them stay)."""
         c = self.controller
         c.set_game(self._new_game())
-        other = Side.ITALIAN if self.exercise.side is Side.ALLIED else Side.ALLIED
-        c.bot, c.bot_side = as_bot(pass_bot, other), other  # the other side only passes
+        c.bot, c.bot_side = None, None  # the setup plays both sides' steps as written
         c.refusals, c.rolled = [], []
-        c.selected, c.stack_hex, c.attack.defender, c.attack.attackers = None, None, None, []
-        c._after_human()  # the other side answers what is already its to answer (a chit window)
         for step in self.exercise.setup:
             fb = self.do(step)
             if not fb.ok:
                 raise ValueError(f"{self.lesson.source}: exercises[{self.exercise.id}].setup: {fb}")
+        other = Side.ITALIAN if self.exercise.side is Side.ALLIED else Side.ALLIED
+        c.bot, c.bot_side = as_bot(pass_bot, other), other  # then the other side only passes
+        c._after_human()  # and answers what is already its to answer (a chit window)
+        c.selected, c.stack_hex, c.hover = None, None, None
         c.refusals, c.rolled = [], []
         self.start_signature = self._signature()
         return c._say(Feedback("info", self.exercise.goal.strip(), tuple(self.exercise.rules)), "game", "selection")
@@ -165,6 +166,8 @@ class ExerciseRun:
             return c.apply(PassChit())
         if key == "answer":
             return self._answer(value)
+        if key == "replace":
+            return c.replace_step(self.uid(value))
         if key == "play_chit":
             return self._play_chit(value)
         raise ValueError(f"unknown step {key!r}")  # the model admits no other key
@@ -268,6 +271,11 @@ class ExerciseRun:
             ok = g.phase is v.phase and (v.side is None or g.phasing is v.side) and (v.turn is None or g.turn == v.turn)
             side = f"{v.side.adjective} " if v.side else ""
             return ok, f"reach the {side}{v.phase.value.title()} phase (now: {g.status()})"
+        if key == "released":
+            area = next((k for k, a in s.garrison_areas.items() if v.area in (k, a.name)), v.area)
+            ok = (area in p.released) == v.value
+            name = s.garrison_areas[area].name if area in s.garrison_areas else v.area
+            return ok, f"the {name} garrison must be {'released' if v.value else 'still held'} (6.0)"
         if key == "steps_left":
             uid = self.uid(v.unit)
             unit = p.units[uid]

@@ -122,6 +122,8 @@ class App:
         self.key = w.HTML()
         self.key.add_class("cheren-key-panel")
         self.chits = w.HTML()
+        self.chit_plays = w.VBox()
+        self.chit_plays.add_class("cheren-chit-plays")
         self.log = w.HTML()
         self.log.add_class("cheren-log-panel")
         self.mode = w.Dropdown(description="Play", layout=w.Layout(width="300px"))
@@ -145,7 +147,7 @@ class App:
             "overlays": self._panel("Overlays", [overlays, self.key], "cheren-overlays"),
             "analysis": self._panel("Analysis", [self.analysis.widget], "cheren-analysis-panel"),
             "lines": self._panel("Lines", [self.lines.widget], "cheren-lines-panel"),
-            "chits": self._panel("Chits", [self.chits], "cheren-chits"),
+            "chits": self._panel("Chits", [self.chits, self.chit_plays], "cheren-chits"),
             "rules": self._panel("Rules", [self.rules.widget], "cheren-rules-panel"),
             "log": self._panel("Log", [self.log], "cheren-log-box"),
             "game": self._panel("Game", [self.mode, w.HBox([self.path]), w.HBox([save, load])], "cheren-game"),
@@ -237,6 +239,7 @@ class App:
             self.end_button.disabled = c.game.over
             self.log.value = panels.log_html(c)
             self.chits.value = panels.chits_html(c)
+            self._chit_plays()
             self._decision()
         if what & {"game", "selection"}:
             self._attack()
@@ -255,6 +258,7 @@ class App:
         from cheren.scenario.models import Phase
 
         lining_up = c.game.phase is Phase.COMBAT and c.attack.defender is not None and c.combat_available()
+        replaceable = set(c.replaceable()) if c.game.phase is Phase.REINFORCEMENT else set()
         for info in c.stack():
             pick = w.Button(
                 description="selected" if info.selected else "select",
@@ -264,6 +268,11 @@ class App:
             pick.add_class("cheren-pick")
             pick.on_click(lambda _, uid=info.id: c.select(uid))
             buttons = [pick]
+            if info.id in replaceable:
+                more = w.Button(description="+1 step", tooltip="Allied replacement (8.3)", layout=w.Layout(width="74px"))
+                more.add_class("cheren-replace")
+                more.on_click(lambda _, uid=info.id: c.replace_step(uid))
+                buttons.append(more)
             if lining_up and info.side is c.game.phasing:
                 joined = info.id in c.attack.attackers
                 toggle = w.Button(
@@ -281,6 +290,19 @@ class App:
                 )
             )
         self.units.children = rows
+
+    def _chit_plays(self) -> None:
+        """A row per chit the acting side may play now: its targets by name, and Play."""
+        w, c = self._w, self.controller
+        rows = []
+        for name, options in c.playable_chits().items():
+            pick = w.Dropdown(options=options, layout=w.Layout(width="170px"))
+            pick.add_class("cheren-chit-target")
+            play = w.Button(description=f"Play {name}", button_style="warning", layout=w.Layout(width="auto"))
+            play.add_class("cheren-chit-play")
+            play.on_click(lambda _, p=pick: c.apply(p.value) if p.value is not None else None)
+            rows.append(w.HBox([play, pick], layout=w.Layout(align_items="center")))
+        self.chit_plays.children = rows
 
     def _decision(self) -> None:
         w, c = self._w, self.controller

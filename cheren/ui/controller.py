@@ -612,6 +612,36 @@ class Controller:
         text = roll or "; ".join(events[:3]) or self.describe(action)
         return self._say(Feedback("ok", text, events=tuple(events)), "game")
 
+    # -- chits and replacements outside a decision ----------------------------------------------
+    def playable_chits(self) -> dict[str, list[tuple[str, Action]]]:
+        """The chits the acting side may play now on its own initiative (5.1), by name, each
+        with its legal targets as (label, action)."""
+        if self.game.pending is not None:
+            return {}
+        out: dict[str, list[tuple[str, Action]]] = {}
+        for action in self.legal_actions():
+            chit = getattr(action, "chit", None)
+            if action.kind != "play_chit" or not isinstance(chit, str):
+                continue
+            from cheren.state import chit_key
+
+            found = self.scenario.chits.get(chit_key(chit))
+            name = found.name if found is not None else chit
+            target = getattr(action, "unit", "") or getattr(action, "target", "")
+            label = self.name(target) if target in self.scenario.units else (target or "no target needed")
+            out.setdefault(name, []).append((label, action))
+        return out
+
+    def replaceable(self) -> list[str]:
+        """Units that may take back a lost step now (8.3)."""
+        return [str(getattr(a, "unit", "")) for a in self.legal_actions() if a.kind == "replace"]
+
+    def replace_step(self, uid: str) -> Feedback:
+        """The Allied replacement of 8.3 on ``uid``, through the gate."""
+        from cheren.actions import Replace
+
+        return self._push(Replace(uid))
+
     # -- the bot -----------------------------------------------------------------------------
     def set_bot(self, bot: Any, side: Side | None) -> Feedback:
         """Play against ``bot`` (a ``Callable[[Game], Action]`` or a :mod:`cheren.bots` bot) on
