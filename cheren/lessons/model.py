@@ -80,6 +80,7 @@ class AnswerStep(Strict):
     kind: str = Field(description="retreat, stay_and_lose, remove_step, push, advance, no_advance, place, ...")
     unit: UnitRef | None = None
     hex: HexText | None = None
+    value: bool | None = Field(None, description="for a yes-or-no answer such as push: true or false")
 
 
 class ChitStep(Strict):
@@ -131,6 +132,7 @@ class Did(Strict):
     kind: str
     unit: UnitRef | None = None
     hex: HexText | None = None
+    value: bool | None = Field(None, description="for a yes-or-no action such as push: true or false")
 
 
 class Refused(Strict):

@@ -179,7 +179,7 @@ class ExerciseRun:
         c = self.controller
         options = c.decision_options()
         for _, action in options:
-            if action.kind == value.kind and self._fits(action, value.unit, value.hex):
+            if action.kind == value.kind and self._fits(action, value.unit, value.hex, value.value):
                 return c.answer(action)
         d = c.game.pending
         what = f"{value.kind}" + (f" {value.unit}" if value.unit else "") + (f" {value.hex}" if value.hex else "")
@@ -211,8 +211,10 @@ class ExerciseRun:
 
         return chit_label(self.scenario, chit_key(instance))
 
-    def _fits(self, action: Action, unit: str | None, hex_label: str | None) -> bool:
+    def _fits(self, action: Action, unit: str | None, hex_label: str | None, yes: bool | None = None) -> bool:
         fields = vars(action)
+        if yes is not None and getattr(action, "yes", None) is not yes:
+            return False
         if unit is not None:
             uid = self.uid(unit)
             if uid not in [v for v in fields.values() if isinstance(v, str)] and not any(
@@ -260,7 +262,7 @@ class ExerciseRun:
             return ok, f"{v.town} must be under {v.side.adjective} control (it is {p.controller(v.town).adjective})"
         if key == "did":
             who = self.uid(v.unit) if v.unit else None
-            found = any(e.action.kind == v.kind and self._fits(e.action, who, v.hex) for e in self.game.log)
+            found = any(e.action.kind == v.kind and self._fits(e.action, who, v.hex, v.value) for e in self.game.log)
             obj = f" with {s.units[who].name}" if who else ""
             return found, f"make a {v.kind.replace('_', ' ')}{obj}" + (f" on {v.hex}" if v.hex else "")
         if key == "refused":

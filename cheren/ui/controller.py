@@ -419,6 +419,9 @@ class Controller:
                 return self.answer(choices[h])
             if p.units_at(h):
                 self._select_in(h)
+            why = self._why_not_retreat(h)
+            if why is not None:
+                return self._say(why, "selection")
             text = f"{d.side.adjective} must first decide: {d.prompt} (rule {', '.join(d.rules)})"
             return self._say(Feedback("refused", text, d.rules), "selection")
         if g.phase is Phase.COMBAT and feature("combat") is not None:
@@ -440,6 +443,30 @@ class Controller:
             return self._select_in(h)
         self.stack_hex = None
         return self._say(Feedback("info", self.hex_text(h)), "selection")
+
+    def _why_not_retreat(self, h: Hex) -> Feedback | None:
+        """A click on a neighbour the retreat may not go to: why not, in the words of 11.7."""
+        from cheren.rules.retreat import PRIORITY_TEXT, retreat_options
+
+        d = self.game.pending
+        origin = d.hex if d is not None else None
+        if d is None or origin is None or not any(isinstance(a, Retreat) for _, a in self.decision_options()):
+            return None
+        if h not in origin.neighbours():
+            return None
+        units = [u for u in d.units if self.position.units[u].hex == origin]
+        options = retreat_options(self.position, units, origin)
+        who = ", ".join(self.name(u) for u in units) or "the stack"
+        if h in options.refused:
+            return Feedback("refused", f"{who} may not retreat to {h.label}: {options.refused[h]}", ("11.7",))
+        if options.priority is None:
+            return None
+        where = ", ".join(x.label for x in options.hexes)
+        return Feedback(
+            "refused",
+            f"{who} may not retreat to {h.label} while {PRIORITY_TEXT[options.priority]} is free: {where}",
+            ("11.7",),
+        )
 
     def _select_in(self, h: Hex) -> Feedback:
         """Select the best unit of a stack: a unit that can move now, else the top counter."""
