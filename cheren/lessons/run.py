@@ -223,7 +223,7 @@ class ExerciseRun:
                 return False
         if hex_label is not None:
             h = Hex.from_label(hex_label)
-            if h not in [v for v in fields.values() if isinstance(v, Hex)]:
+            if h not in [v for v in fields.values() if isinstance(v, Hex)] and hex_label not in fields.values():
                 return False
         return True
 
