@@ -42,8 +42,8 @@ RULES: tuple[RuleSummary, ...] = (
                 "Reinforcement: steps over the limit are eliminated."),
     RuleSummary("4.0", "Zones of control", "Units project a ZoC into the six hexes around them (not the air unit, "
                 "not a unit with No supply). A stack of stacking value 3 or more projects a hard ZoC, less a soft "
-                "one. Entering an enemy ZoC costs +1 MP (once); entering a hard ZoC stops the unit. No ZoC reaches "
-                "into or out of a mountain hex."),
+                "one. Entering an enemy ZoC costs +1 MP (once); entering a hard ZoC stops the unit. Mountain hexes "
+                "neither receive nor send out any ZoC."),
     RuleSummary("5.0", "Set-up", "Units start at the towns of their letters, natives in their villages on the "
                 "Italian side, Kassala under Allied control. Each side draws four chits in secret; the rest go into "
                 "one common cup."),
@@ -72,7 +72,8 @@ RULES: tuple[RuleSummary, ...] = (
     RuleSummary("9.0", "Movement", "Move each unit once, hex by hex, paying the costliest terrain of each hex "
                 "entered and +2 to cross a river, within its movement points. Following a road hex to hex pays "
                 "only the road cost; tracks count as terrain for movement (but not for supply)."),
-    RuleSummary("9.1", "Mountains", "Tanks and motorized units never enter, attack or retreat into mountain hexes."),
+    RuleSummary("9.1", "Mountains", "A mountain hex is closed to tanks and motorized units: they may not move, "
+                "attack or retreat into one."),
     RuleSummary("10.0", "Enemy reaction", "After the phasing player moves, the other player may move units worth "
                 "up to 3 stacking value, but none next to an enemy unit and none with a Low/No supply marker."),
     RuleSummary("11.0", "Combat", "Phasing units may attack adjacent enemy hexes; no one must attack. Add the "

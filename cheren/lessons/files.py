@@ -21,6 +21,7 @@ from cheren.safe_yaml import YamlInputError, parse, read_text
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.errors import Problem
 from cheren.scenario.loader import validate_model
+from cheren.scenario.models import Side
 from cheren.state import Position
 
 FOLDER = "lessons"
@@ -141,10 +142,19 @@ def _file_data(inline: InlinePosition, exercise: Exercise, s: Scenario) -> dict[
     mentioned = {names.get(str(u.get("unit", "")), "") for u in inline.units}
     mentioned |= {names.get(u, "") for u in inline.to_arrive}
     # Every other counter is out of the lesson, except the air unit (off the map between
-    # attacks, 11.3) and the brigades' replacement counters (they stand in for steps, 11.6).
+    # attacks, 11.3), the brigades' replacement counters (they stand in for steps, 11.6) and
+    # the units due after this turn (still to arrive, 8.0).
+    def later(d: Any) -> bool:
+        turn = d.arrival.turn if d.arrival is not None else None
+        if turn is None:
+            return False
+        # the Italian turn follows the Allied one: in an Allied phase, Italian units due this turn are still to come
+        italian_later = d.side is Side.ITALIAN and inline.side is Side.ALLIED
+        return bool(turn > inline.turn or (turn == inline.turn and italian_later))
+
     others = [
         uid for uid, d in s.units.items()
-        if uid not in mentioned and not d.type.air and not uid.endswith("_repl")
+        if uid not in mentioned and not d.type.air and not uid.endswith("_repl") and not later(d.counter)
     ]
     data: dict[str, Any] = {
         "name": exercise.id,

@@ -111,7 +111,7 @@ class ExerciseRun:
             if not fb.ok:
                 raise ValueError(f"{self.lesson.source}: exercises[{self.exercise.id}].setup: {fb}")
         other = Side.ITALIAN if self.exercise.side is Side.ALLIED else Side.ALLIED
-        c.bot, c.bot_side = as_bot(pass_bot, other), other  # then the other side only passes
+        c.bot, c.bot_side = as_bot(passing_opponent, other), other  # then the other side only passes
         c._after_human()  # and answers what is already its to answer (a chit window)
         c.selected, c.stack_hex, c.hover = None, None, None
         c.refusals, c.rolled = [], []
@@ -356,6 +356,15 @@ class ExerciseRun:
         shadow = ExerciseRun(self.lesson, self.exercise, self.scenario)
         shadow.play(wrong.steps)
         return shadow._signature(), shadow._rules_refused()
+
+
+def passing_opponent(game: Game) -> Action:
+    """The other side in a lesson: it plays no chit, answers what the rules force it to answer
+    with the first legal answer, and otherwise ends its phase."""
+    for action in game.legal_actions():
+        if action.kind == "pass_chit":
+            return action
+    return pass_bot(game)
 
 
 def _either(hexes: list[str]) -> str:

@@ -269,7 +269,9 @@ class App:
             pick.on_click(lambda _, uid=info.id: c.select(uid))
             buttons = [pick]
             if info.id in replaceable:
-                more = w.Button(description="+1 step", tooltip="Allied replacement (8.3)", layout=w.Layout(width="74px"))
+                more = w.Button(
+                    description="+1 step", tooltip="Allied replacement (8.3)", layout=w.Layout(width="74px")
+                )
                 more.add_class("cheren-replace")
                 more.on_click(lambda _, uid=info.id: c.replace_step(uid))
                 buttons.append(more)
