@@ -52,7 +52,8 @@ def test_every_lesson_has_a_notebook_in_notebooks_learn() -> None:
     for lesson in COURSE:
         notebook = folder / notebook_name(lesson)
         assert notebook.is_file(), notebook
-        assert f'"{lesson.name}"' in notebook.read_text()
+        sources = "".join("".join(c["source"]) for c in json.loads(notebook.read_text())["cells"])
+        assert f'LessonApp("{lesson.name}")' in sources
     assert (folder / "00_start_here.ipynb").is_file()
 
 
