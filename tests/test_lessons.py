@@ -353,3 +353,20 @@ def test_rule_summaries_are_the_projects_own_words_and_open_from_any_badge() -> 
             words = " ".join(text.split()).lower().split()
             for i in range(len(words) - 7):
                 assert " ".join(words[i:i + 8]) not in source, words[i:i + 8]
+
+
+def test_solving_an_exercise_in_the_app_keeps_the_map_and_marks_the_picker(tmp_path: Path) -> None:
+    from cheren.ui.lesson_app import LessonApp
+
+    app = LessonApp("map-and-terrain", 2, progress=tmp_path / "p.json")
+    app.controller.select("tank_sqn")
+    app.controller.click_hex(Hex.from_label("1808"))
+    assert app.check().passed
+    assert app.run.exercise.id == "tanks-and-mountains" and app.controller.refusals
+    assert app.picker.options[2][0].endswith("★★★") and "1 of 3 solved" in app.count.value
+    app.choose(0)
+    assert app.run.exercise.id == "drive-by-road" and "By road to Aicota" in app.goal.value
+    assert app.hint() == app.run.exercise.hints[0] and "Hint 1 of 3" in app.verdict.value
+    app.show_solution()
+    assert app.controller.position.units["tank_sqn"].hex == Hex.from_label("0911")
+    assert app.check().stars == 0

@@ -60,7 +60,8 @@ def start_here(rows: list[tuple[str, str, str]]) -> nbformat.NotebookNode:
             "`CHEREN_PROGRESS` environment variable). The table below reads it; press Refresh after a lesson."
         ),
         nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
-            "# NBVAL_IGNORE_OUTPUT\nfrom cheren.ui.course import CourseOverview\n\noverview = CourseOverview()\noverview"
+            "# NBVAL_IGNORE_OUTPUT\nfrom cheren.ui.course import CourseOverview\n\n"
+            "overview = CourseOverview()\noverview"
         ),
         nbformat.v4.new_markdown_cell(  # type: ignore[no-untyped-call]
             "The course, lesson by lesson (`cheren lessons` prints the same on the command line):"

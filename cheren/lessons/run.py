@@ -129,6 +129,24 @@ class ExerciseRun:
             where = f"{self.lesson.source}: exercises[{self.exercise.id}]"
             raise ValueError(f"{where}: no counter called {ref!r}") from None
 
+    def focus_hexes(self) -> list[Hex]:
+        """The part of the map the exercise is about: the learner's units, the hexes its tests
+        and solution name, and the enemy units within three hexes of them."""
+        p, e = self.game.position, self.exercise
+        labels: list[str] = []
+        for test in e.success:
+            v = test.value
+            labels += [*(getattr(v, "hexes", None) or []), getattr(v, "hex", None) or ""]
+        for step in [*e.setup, *e.solution]:
+            v = step.value
+            labels += [getattr(v, "to", None) or "", getattr(v, "hex", None) or "", getattr(v, "target", None) or ""]
+            if step.key == "click":
+                labels.append(str(v))
+        core = {Hex.from_label(x) for x in labels if len(x) == 4 and x.isdigit()}
+        core |= {u.hex for u in p.units.values() if u.hex is not None and u.side is e.side}
+        near = {u.hex for u in p.units.values() if u.hex is not None and any(u.hex.distance(h) <= 3 for h in core)}
+        return sorted(core | near, key=lambda h: h.label)
+
     # -- steps ---------------------------------------------------------------------------------
     def do(self, step: Step) -> Feedback:
         """One step of a solution or a wrong answer, as the clicks the app would make."""

@@ -38,13 +38,19 @@ CSS = """
 """
 
 
+def prose(text: str) -> str:
+    """A block as written in YAML (lines broken anywhere) as Markdown paragraphs."""
+    paragraphs = [" ".join(line.strip() for line in part.splitlines()) for part in text.strip().split("\n\n")]
+    return "\n\n".join(paragraphs)
+
+
 def blocks_html(lesson: Lesson) -> str:
     parts = [f"<h3>{panels.esc(lesson.title)} {panels.rules_badges(lesson.model.rules)}</h3>"]
     for block in lesson.model.blocks:
         if block.text is not None:
-            parts.append(markdown_to_html(block.text))
+            parts.append(markdown_to_html(prose(block.text)))
         elif block.tip is not None:
-            parts.append(f'<div class="cheren-tip"><b>TIP</b> {markdown_to_html(block.tip)}</div>')
+            parts.append(f'<div class="cheren-tip"><b>TIP</b> {markdown_to_html(prose(block.tip))}</div>')
         elif block.checklist is not None:
             items = "".join(f"<li>{panels.esc(item)}</li>" for item in block.checklist.items)
             parts.append(
@@ -93,9 +99,10 @@ class LessonApp:
         ]
         self.verdict = w.HTML()
         self.verdict.add_class("cheren-verdict")
+        self._relabelling = False
         self._refresh_picker()
         self.picker.value = self.lesson.exercises.index(self.run.exercise)
-        self.picker.observe(lambda change: self.choose(change["new"]) if change["new"] is not None else None, "value")
+        self.picker.observe(self._picked, "value")
         bar = w.HBox([self.picker, self.count], layout=w.Layout(align_items="center"))
         self.widget = w.VBox(
             [w.HTML(CSS), self.text, bar, self.goal, w.HBox(buttons), self.verdict, self.app.widget],
@@ -103,6 +110,7 @@ class LessonApp:
         )
         self.widget.add_class("cheren-lesson")
         self._show_goal()
+        self.app.map.focus(self.run.focus_hexes())
 
     def _button(self, text: str, cls: str, fn: Any, style: str) -> Any:
         b = self._w.Button(description=text, button_style=style, layout=self._w.Layout(width="auto"))
@@ -148,6 +156,7 @@ class LessonApp:
     def reset(self) -> None:
         self.run.reset()
         self.verdict.value = ""
+        self.app.map.focus(self.run.focus_hexes())
 
     def choose(self, index: int) -> None:
         """Work on the lesson's exercise number ``index`` (from 0)."""
@@ -158,6 +167,7 @@ class LessonApp:
         )
         self.verdict.value = ""
         self._show_goal()
+        self.app.map.focus(self.run.focus_hexes())
 
     # -- display -----------------------------------------------------------------------------
     def _solved(self, run: ExerciseRun, verdict: Verdict) -> None:
@@ -172,11 +182,20 @@ class LessonApp:
         ) else ""
         return f"{i + 1}. {e.title}{mark}"
 
+    def _picked(self, change: dict[str, Any]) -> None:
+        if change["new"] is not None and not self._relabelling:
+            self.choose(change["new"])
+
     def _refresh_picker(self) -> None:
-        current = self.picker.value
-        self.picker.options = [(self._label(i), i) for i in range(len(self.lesson.exercises))]
-        if current is not None:
-            self.picker.value = current
+        # new labels (stars) must not look like the learner picking another exercise
+        self._relabelling = True
+        try:
+            current = self.picker.value
+            self.picker.options = [(self._label(i), i) for i in range(len(self.lesson.exercises))]
+            if current is not None:
+                self.picker.value = current
+        finally:
+            self._relabelling = False
         solved = sum(self.progress.is_solved(self.lesson.key(e)) for e in self.lesson.exercises)
         warning = f" <small>({panels.esc(self.progress.problem)})</small>" if self.progress.problem else ""
         self.count.value = f"<span>{solved} of {len(self.lesson.exercises)} solved{warning}</span>"
