@@ -5,6 +5,7 @@ them with ``./dev notebooks notebooks/learn/*.ipynb``."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import nbformat
 
@@ -25,7 +26,7 @@ HOW = (
 )
 
 
-def lesson_notebook(name: str, title: str, order: int, rules: list[str]) -> nbformat.NotebookNode:
+def lesson_notebook(name: str, title: str, order: int, rules: list[str]) -> Any:
     nb = nbformat.v4.new_notebook()  # type: ignore[no-untyped-call]
     nb.metadata["kernelspec"] = KERNEL
     nb.cells = [
@@ -45,7 +46,7 @@ def lesson_notebook(name: str, title: str, order: int, rules: list[str]) -> nbfo
     return nb
 
 
-def start_here(rows: list[tuple[str, str, str]]) -> nbformat.NotebookNode:
+def start_here(rows: list[tuple[str, str, str]]) -> Any:
     table = "\n".join(f"| {n} | [{title}]({file}) |" for n, title, file in rows)
     nb = nbformat.v4.new_notebook()  # type: ignore[no-untyped-call]
     nb.metadata["kernelspec"] = KERNEL
