@@ -370,3 +370,14 @@ def test_solving_an_exercise_in_the_app_keeps_the_map_and_marks_the_picker(tmp_p
     app.show_solution()
     assert app.controller.position.units["tank_sqn"].hex == Hex.from_label("0911")
     assert app.check().stars == 0
+
+
+def test_the_readme_example_exercise_for_teachers_passes_the_check() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    section = readme.split("### Writing an exercise (for teachers)", 1)[1]
+    example = section.split("```yaml\n", 1)[1].split("```", 1)[0]
+    text = GOOD.split("exercises:\n", 1)[0] + "exercises:\n" + example
+    lesson = parse_lesson_text(text, "readme.yaml")
+    report = check_lesson(lesson, SCENARIO)
+    assert report.ok, report.problems
+    assert report.exercises == 1 and report.wrong_answers == 1
