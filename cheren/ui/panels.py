@@ -192,7 +192,10 @@ def chits_html(c: Controller) -> str:
     rows = []
     for side in (Side.ALLIED, Side.ITALIAN):
         visible = c.chits_visible(side) if side is acting and (c.bot_side is None or side is not c.bot_side) else None
-        if visible:
+        if visible and c.chits_hook is not None:  # the hook decides what the side sees, and names it
+            names = ", ".join(esc(v) for v in visible)
+            rows.append(f"<div><b>{side.adjective}</b> ({counts.get(side, 0)}): {names}</div>")
+        elif visible:
             rows.append(f"<div><b>{side.adjective}</b> ({counts.get(side, 0)} in hand):</div>")
             rows.append(chit_list_html(c, side))
         else:
