@@ -42,6 +42,9 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     for role, model in FILE_MODELS.items():
         schemas[f"{role} file"] = model.model_json_schema()
     schemas["position file"] = PositionFileModel.model_json_schema()
+    from cheren.lessons.model import LessonFileModel
+
+    schemas["lesson file"] = LessonFileModel.model_json_schema(by_alias=True)
     if args.file:
         key = SCENARIO_FILE if args.file == "scenario" else f"{args.file} file"
         schemas = {key: schemas[key]}
@@ -218,6 +221,12 @@ def _check_jobs(jobs: int) -> None:
         raise UsageError(f"--jobs must be from 1 to {most} (four per CPU of this machine), not {jobs}")
 
 
+def _cmd_lessons(args: argparse.Namespace) -> int:
+    from cheren.lessons.cli import run_lessons
+
+    return run_lessons(args.what, scenario_dir=args.scenario, progress=args.progress)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cheren", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -227,7 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(func=_cmd_validate)
 
     sc = sub.add_parser("schema", help="print the JSON Schema of the scenario files")
-    sc.add_argument("--file", choices=["scenario", *FILE_MODELS, "position"], help="only this file's schema")
+    sc.add_argument("--file", choices=["scenario", *FILE_MODELS, "position", "lesson"], help="only this file's schema")
     sc.add_argument("--out", help="write to this file instead of standard output")
     sc.add_argument("--force", action="store_true", help="replace --out if it exists")
     sc.set_defaults(func=_cmd_schema)
@@ -248,6 +257,17 @@ def build_parser() -> argparse.ArgumentParser:
     pos.add_argument("--code", action="store_true", help="print only the position's one-line code")
     pos.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
     pos.set_defaults(func=_cmd_positions)
+
+    le = sub.add_parser(
+        "lessons",
+        help="the course: list the lessons, show one, or check them all",
+        description="cheren lessons: list the course; cheren lessons NAME: one lesson's exercises; "
+        "cheren lessons check [NAME|FILE ...]: prove every solution passes and every listed wrong answer fails.",
+    )
+    le.add_argument("what", nargs="*", help="nothing (the list), a lesson name or file, or: check [NAME|FILE ...]")
+    le.add_argument("--progress", default=None, help="the progress file to show stars from (default: the learner's)")
+    le.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
+    le.set_defaults(func=_cmd_lessons)
 
     an = sub.add_parser("analyse", help="analyse a position: attacks, threats, supply, and play-outs")
     an.add_argument("position", help="a library name (see `cheren positions`), a position file or save, or a code")
@@ -290,6 +310,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     file that cannot be read or written, a bad option) ends in one clear message on standard
     error and a non-zero exit status, never a traceback."""
     from cheren.cluster import ClusterError
+    from cheren.lessons.files import LessonError
     from cheren.saves import SaveError
 
     args = build_parser().parse_args(argv)
@@ -300,7 +321,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"{name}: {exc}", file=sys.stderr)
         return 2
-    except (ScenarioError, SaveError) as exc:
+    except (ScenarioError, SaveError, LessonError) as exc:
         print(exc, file=sys.stderr)
         return 1
     except (OSError, ClusterError) as exc:

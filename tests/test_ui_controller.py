@@ -445,3 +445,16 @@ def test_3_1_ending_a_phase_over_the_stacking_limit_warns_once_first() -> None:
     assert game.phase is Phase.MOVEMENT  # nothing happened yet
     went = c.end_phase()
     assert went.ok and game.pending is not None and "3.1" in game.pending.rules
+
+
+def test_the_acting_side_sees_its_chits_by_name_with_effect_and_moment(scenario: Scenario) -> None:
+    c = Controller(Game(scenario, seed=1941))
+    html = panels.chits_html(c)
+    hand = c.position.chits.hands[Side.ALLIED]
+    assert len(hand) == 4
+    for instance in hand:
+        chit = scenario.chits[instance.rsplit(".", 1)[0]]
+        assert panels.esc(chit.name) in html and panels.esc(chit.text) in html
+        assert instance not in html  # never the internal chit id
+    assert "Play it: in your" in html
+    assert "Italian</b>: 4 in hand" in html

@@ -10,6 +10,7 @@ and tests."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +21,10 @@ from cheren.ui.analysis_panel import AnalysisPanel
 from cheren.ui.controller import Bot, Controller, Feedback
 from cheren.ui.lines_panel import LinesPanel
 from cheren.ui.map import MapWidget
+from cheren.ui.rules_panel import RulesPanel
 
 MANY = 8  # more answers than this go into a drop-down list
+PANELS = ("stack", "decision", "attack", "overlays", "analysis", "lines", "chits", "rules", "log", "game")
 
 
 class App:
@@ -35,16 +38,23 @@ class App:
         width: int = 1000,
         height: int = 660,
         save_path: str | Path = "cheren-game.json",
+        controller: Controller | None = None,
+        show: Collection[str] | None = None,
     ) -> None:
+        """``controller``: drive this controller instead of a new one (lesson mode); ``show``:
+        show only these side panels (of :data:`PANELS`; default all)."""
         import ipywidgets as w
 
-        if game is None:
+        if controller is None and game is None:
             from cheren import load_scenario
 
             game = Game(load_scenario(), seed=seed)
         self._bot = bot
         self._bots: dict[str, Any] = {}
-        self.controller = c = Controller(game, bot=bot, bot_side=bot_side)
+        if controller is None:
+            assert game is not None
+            controller = Controller(game, bot=bot, bot_side=bot_side)
+        self.controller = c = controller
         self.map = MapWidget(c, width, height)
         self._w = w
 
@@ -112,6 +122,8 @@ class App:
         self.key = w.HTML()
         self.key.add_class("cheren-key-panel")
         self.chits = w.HTML()
+        self.chit_plays = w.VBox()
+        self.chit_plays.add_class("cheren-chit-plays")
         self.log = w.HTML()
         self.log.add_class("cheren-log-panel")
         self.mode = w.Dropdown(description="Play", layout=w.Layout(width="300px"))
@@ -123,18 +135,25 @@ class App:
         self.path.add_class("cheren-save-path")
         save = self._button("Save", "cheren-save", lambda: c.save(self.path.value))
         load = self._button("Load", "cheren-load", lambda: c.load(self.path.value))
+        self.rules = RulesPanel(c)
+        shown = set(PANELS if show is None else show)
+        unknown = shown - set(PANELS)
+        if unknown:
+            raise ValueError(f"unknown panel(s) {', '.join(sorted(unknown))}; known: {', '.join(PANELS)}")
+        everything = {
+            "stack": self._panel("Selected stack", [self.selection, self.units, self.move_stack], "cheren-stack"),
+            "decision": self.decision_panel,
+            "attack": self.attack_panel,
+            "overlays": self._panel("Overlays", [overlays, self.key], "cheren-overlays"),
+            "analysis": self._panel("Analysis", [self.analysis.widget], "cheren-analysis-panel"),
+            "lines": self._panel("Lines", [self.lines.widget], "cheren-lines-panel"),
+            "chits": self._panel("Chits", [self.chits, self.chit_plays], "cheren-chits"),
+            "rules": self._panel("Rules", [self.rules.widget], "cheren-rules-panel"),
+            "log": self._panel("Log", [self.log], "cheren-log-box"),
+            "game": self._panel("Game", [self.mode, w.HBox([self.path]), w.HBox([save, load])], "cheren-game"),
+        }
         side = w.VBox(
-            [
-                self._panel("Selected stack", [self.selection, self.units, self.move_stack], "cheren-stack"),
-                self.decision_panel,
-                self.attack_panel,
-                self._panel("Overlays", [overlays, self.key], "cheren-overlays"),
-                self._panel("Analysis", [self.analysis.widget], "cheren-analysis-panel"),
-                self._panel("Lines", [self.lines.widget], "cheren-lines-panel"),
-                self._panel("Chits", [self.chits], "cheren-chits"),
-                self._panel("Log", [self.log], "cheren-log-box"),
-                self._panel("Game", [self.mode, w.HBox([self.path]), w.HBox([save, load])], "cheren-game"),
-            ],
+            [panel for name, panel in everything.items() if name in shown],
             layout=w.Layout(width="350px", min_width="330px", flex="0 0 350px"),
         )
         side.add_class("cheren-side-panel")
@@ -220,6 +239,7 @@ class App:
             self.end_button.disabled = c.game.over
             self.log.value = panels.log_html(c)
             self.chits.value = panels.chits_html(c)
+            self._chit_plays()
             self._decision()
         if what & {"game", "selection"}:
             self._attack()
@@ -238,6 +258,7 @@ class App:
         from cheren.scenario.models import Phase
 
         lining_up = c.game.phase is Phase.COMBAT and c.attack.defender is not None and c.combat_available()
+        replaceable = set(c.replaceable()) if c.game.phase is Phase.REINFORCEMENT else set()
         for info in c.stack():
             pick = w.Button(
                 description="selected" if info.selected else "select",
@@ -247,6 +268,13 @@ class App:
             pick.add_class("cheren-pick")
             pick.on_click(lambda _, uid=info.id: c.select(uid))
             buttons = [pick]
+            if info.id in replaceable:
+                more = w.Button(
+                    description="+1 step", tooltip="Allied replacement (8.3)", layout=w.Layout(width="74px")
+                )
+                more.add_class("cheren-replace")
+                more.on_click(lambda _, uid=info.id: c.replace_step(uid))
+                buttons.append(more)
             if lining_up and info.side is c.game.phasing:
                 joined = info.id in c.attack.attackers
                 toggle = w.Button(
@@ -264,6 +292,19 @@ class App:
                 )
             )
         self.units.children = rows
+
+    def _chit_plays(self) -> None:
+        """A row per chit the acting side may play now: its targets by name, and Play."""
+        w, c = self._w, self.controller
+        rows = []
+        for name, options in c.playable_chits().items():
+            pick = w.Dropdown(options=options, layout=w.Layout(width="170px"))
+            pick.add_class("cheren-chit-target")
+            play = w.Button(description=f"Play {name}", button_style="warning", layout=w.Layout(width="auto"))
+            play.add_class("cheren-chit-play")
+            play.on_click(lambda _, p=pick: c.apply(p.value) if p.value is not None else None)
+            rows.append(w.HBox([play, pick], layout=w.Layout(align_items="center")))
+        self.chit_plays.children = rows
 
     def _decision(self) -> None:
         w, c = self._w, self.controller

@@ -239,6 +239,14 @@ class Controller:
     def describe(self, action: Action) -> str:
         """An action in words, with unit names instead of ids."""
         text = action.describe()
+        chit = getattr(action, "chit", None)
+        if isinstance(chit, str) and chit:
+            # chits by name, never by their instance ids ("roadblock.2")
+            from cheren.state import chit_key
+
+            found = self.scenario.chits.get(chit_key(chit))
+            if found is not None:
+                text = text.replace(chit, found.name, 1)
         ids = sorted(self.scenario.units, key=len, reverse=True)
         pattern = re.compile(r"\b(" + "|".join(re.escape(u) for u in ids) + r")\b")
         return pattern.sub(lambda m: self.name(m.group(1)), text)
@@ -411,6 +419,9 @@ class Controller:
                 return self.answer(choices[h])
             if p.units_at(h):
                 self._select_in(h)
+            why = self._why_not_retreat(h)
+            if why is not None:
+                return self._say(why, "selection")
             text = f"{d.side.adjective} must first decide: {d.prompt} (rule {', '.join(d.rules)})"
             return self._say(Feedback("refused", text, d.rules), "selection")
         if g.phase is Phase.COMBAT and feature("combat") is not None:
@@ -432,6 +443,30 @@ class Controller:
             return self._select_in(h)
         self.stack_hex = None
         return self._say(Feedback("info", self.hex_text(h)), "selection")
+
+    def _why_not_retreat(self, h: Hex) -> Feedback | None:
+        """A click on a neighbour the retreat may not go to: why not, in the words of 11.7."""
+        from cheren.rules.retreat import PRIORITY_TEXT, retreat_options
+
+        d = self.game.pending
+        origin = d.hex if d is not None else None
+        if d is None or origin is None or not any(isinstance(a, Retreat) for _, a in self.decision_options()):
+            return None
+        if h not in origin.neighbours():
+            return None
+        units = [u for u in d.units if self.position.units[u].hex == origin]
+        options = retreat_options(self.position, units, origin)
+        who = ", ".join(self.name(u) for u in units) or "the stack"
+        if h in options.refused:
+            return Feedback("refused", f"{who} may not retreat to {h.label}: {options.refused[h]}", ("11.7",))
+        if options.priority is None:
+            return None
+        where = ", ".join(x.label for x in options.hexes)
+        return Feedback(
+            "refused",
+            f"{who} may not retreat to {h.label} while {PRIORITY_TEXT[options.priority]} is free: {where}",
+            ("11.7",),
+        )
 
     def _select_in(self, h: Hex) -> Feedback:
         """Select the best unit of a stack: a unit that can move now, else the top counter."""
@@ -603,6 +638,36 @@ class Controller:
         roll = next((e for e in events if e.startswith("die ")), None) if lead_with_roll else None
         text = roll or "; ".join(events[:3]) or self.describe(action)
         return self._say(Feedback("ok", text, events=tuple(events)), "game")
+
+    # -- chits and replacements outside a decision ----------------------------------------------
+    def playable_chits(self) -> dict[str, list[tuple[str, Action]]]:
+        """The chits the acting side may play now on its own initiative (5.1), by name, each
+        with its legal targets as (label, action)."""
+        if self.game.pending is not None:
+            return {}
+        out: dict[str, list[tuple[str, Action]]] = {}
+        for action in self.legal_actions():
+            chit = getattr(action, "chit", None)
+            if action.kind != "play_chit" or not isinstance(chit, str):
+                continue
+            from cheren.state import chit_key
+
+            found = self.scenario.chits.get(chit_key(chit))
+            name = found.name if found is not None else chit
+            target = getattr(action, "unit", "") or getattr(action, "target", "")
+            label = self.name(target) if target in self.scenario.units else (target or "no target needed")
+            out.setdefault(name, []).append((label, action))
+        return out
+
+    def replaceable(self) -> list[str]:
+        """Units that may take back a lost step now (8.3)."""
+        return [str(getattr(a, "unit", "")) for a in self.legal_actions() if a.kind == "replace"]
+
+    def replace_step(self, uid: str) -> Feedback:
+        """The Allied replacement of 8.3 on ``uid``, through the gate."""
+        from cheren.actions import Replace
+
+        return self._push(Replace(uid))
 
     # -- the bot -----------------------------------------------------------------------------
     def set_bot(self, bot: Any, side: Side | None) -> Feedback:

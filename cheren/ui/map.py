@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from cheren.hexes import Hex
-from cheren.render.canvas import SceneCanvas, View, fit_view
+from cheren.render.canvas import SceneCanvas, View, fit_view, focus_view
 from cheren.render.scene import Scene
 
 CLICK_SLOP = 6.0  # pixels a press may move and still count as a click
@@ -86,6 +86,14 @@ class MapWidget:
     # -- view ----------------------------------------------------------------------------------
     def fit(self) -> None:
         self.canvas.fit()
+
+    def focus(self, hexes: list[Hex]) -> None:
+        """Show these hexes as large as they fit (a lesson's part of the map)."""
+        scene = self.canvas.scene
+        if scene is None:
+            return
+        points = [scene.layout.to_pixel(h) for h in hexes]
+        self.canvas.set_view(focus_view(points, scene.width, scene.height, self.canvas.width, self.canvas.height))
 
     def zoom(self, factor: float, at: tuple[float, float] | None = None) -> None:
         scene = self.canvas.scene

@@ -75,8 +75,13 @@ def esc(text: object) -> str:
     return html.escape(str(text))
 
 
-def rules_badges(rules: tuple[str, ...]) -> str:
-    return "".join(f'<span class="cheren-rule">{esc(r)}</span>' for r in rules)
+def rules_badges(rules: tuple[str, ...] | list[str]) -> str:
+    """Rule numbers as badges; pointing at one shows the rule's summary (cheren.rules_reference)."""
+    from cheren.rules_reference import tooltip
+
+    return "".join(
+        f'<span class="cheren-rule" data-rule="{esc(r)}" title="{esc(tooltip(r))}">{esc(r)}</span>' for r in rules
+    )
 
 
 def status_html(c: Controller) -> str:
@@ -108,7 +113,7 @@ def status_html(c: Controller) -> str:
 
 def feedback_html(fb: Feedback) -> str:
     text = esc(fb.text)
-    badges = rules_badges(fb.rules) if fb.kind == "refused" else ""
+    badges = rules_badges(fb.rules)
     extra = ""
     if fb.events and len(fb.events) > 3:
         extra = f" <small>(+{len(fb.events) - 3} more in the log)</small>"
@@ -187,12 +192,42 @@ def chits_html(c: Controller) -> str:
     rows = []
     for side in (Side.ALLIED, Side.ITALIAN):
         visible = c.chits_visible(side) if side is acting and (c.bot_side is None or side is not c.bot_side) else None
-        if visible:
+        if visible and c.chits_hook is not None:  # the hook decides what the side sees, and names it
             names = ", ".join(esc(v) for v in visible)
             rows.append(f"<div><b>{side.adjective}</b> ({counts.get(side, 0)}): {names}</div>")
+        elif visible:
+            rows.append(f"<div><b>{side.adjective}</b> ({counts.get(side, 0)} in hand):</div>")
+            rows.append(chit_list_html(c, side))
         else:
             rows.append(f"<div><b>{side.adjective}</b>: {counts.get(side, 0)} in hand</div>")
     return "".join(rows)
+
+
+def chit_list_html(c: Controller, side: Side) -> str:
+    """Each chit of ``side``'s hand by name, with what it does and when it may be played (5.1)."""
+    from cheren.state import chit_key
+
+    items = []
+    for instance in c.position.chits.hands.get(side, []):
+        chit = c.scenario.chits.get(chit_key(instance))
+        if chit is None:
+            continue
+        star = " ★ <small>(one time)</small>" if chit.one_time else ""
+        when = chit_windows_text(chit, side)
+        items.append(
+            f'<li class="cheren-chit"><b>{esc(chit.name)}</b>{star}: {esc(chit.text)} '
+            f"<small>Play it: {esc(when)}.</small></li>"
+        )
+    return '<ul class="cheren-chit-list">' + "".join(items) + "</ul>"
+
+
+def chit_windows_text(chit: Any, side: Side) -> str:
+    """When a chit may be played, in words: "in your Movement phase", "in the enemy's Combat phase"."""
+    parts = []
+    for w in chit.windows:
+        whose = "your" if w.player == "phasing" else "the enemy's"
+        parts.append(f"in {whose} {w.phase.value.title()} phase")
+    return " or ".join(parts) or "never (no window)"
 
 
 def key_html(c: Controller) -> str:
@@ -233,7 +268,9 @@ def odds_html(whatif: Any) -> str:
     ]
     shifts = getattr(odds, "shifts", ())
     for shift in shifts:
-        rows.append(f"<div>⇄ {esc(shift.describe())}</div>")
+        rule = getattr(shift, "rule", "")
+        text = shift.describe().removesuffix(f" ({rule})") if rule else shift.describe()
+        rows.append(f"<div>⇄ {esc(text)}{rules_badges((rule,)) if rule else ''}</div>")
     if not shifts:
         rows.append("<div><small>no column shifts (11.1, 11.4)</small></div>")
     for note in (*getattr(odds, "notes", ()), *getattr(whatif, "notes", ())):
