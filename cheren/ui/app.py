@@ -350,7 +350,21 @@ class App:
         self.attack_panel.layout.display = "flex" if combat else "none"
         if not combat:
             return
-        self.odds.value = panels.odds_html(c.whatif())
+        waiting = c.waiting_attack()
+        if waiting is not None and c.attack.defender is None:
+            target, attackers, whatif, chits = waiting
+            names = ", ".join(c.name(u) for u in attackers)
+            plays = "".join(f"<li>{panels.esc(x)}</li>" for x in chits)
+            self.odds.value = (
+                f'<div class="cheren-waiting"><b>Rolled</b>: {panels.esc(names)} against {target.label}. The die waits '
+                f"for the chit window (5.1); a chit played now changes these odds:<ul>{plays}</ul></div>"
+                + panels.odds_html(whatif)
+            )
+        else:
+            self.odds.value = panels.attackers_html(c) + panels.odds_html(c.whatif())
+        why = c.air_refusal()
+        self.air.disabled = why is not None
+        self.air.tooltip = f"Not now: {why.reason} (11.3)" if why is not None else "Add the air unit's 1 strength point"
         if self.air.value != c.attack.air:
             self.air.value = c.attack.air
 

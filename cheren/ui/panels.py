@@ -253,6 +253,18 @@ def key_html(c: Controller) -> str:
     return f'<div class="cheren-key">{"".join(rows)}<div class="terrains">{terrain}</div></div>'
 
 
+def attackers_html(c: Controller) -> str:
+    """The attack being lined up: the defending hex and every attacker, by name."""
+    a = c.attack
+    if a.defender is None:
+        return ""
+    names = ", ".join(f"{c.name(u)} ({c.position.units[u].hex.label if c.position.units[u].hex else '-'})"
+                      for u in a.attackers) or "none yet: click your stacks next to it"
+    air = " + air support" if a.air else ""
+    return (f'<div class="cheren-attackers"><b>Defender</b>: {a.defender.label} · <b>Attackers</b>: '
+            f"{esc(names)}{air}</div>")
+
+
 def odds_html(whatif: Any) -> str:
     """The what-if panel: the column, each shift with its reason, the six results of the column
     and the exact chance of each outcome as a small bar chart."""

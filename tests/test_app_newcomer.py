@@ -1,0 +1,133 @@
+"""What a first-time user hit in the app (issue 20), as controller and app tests: deselecting,
+inspecting any stack, the phase hint, the attack panel, the air box, odds through a chit window."""
+
+from __future__ import annotations
+
+import pytest
+
+from cheren.actions import EndPhase
+from cheren.game import Game
+from cheren.hexes import Hex
+from cheren.rules.chits import PassChit
+from cheren.scenario import Phase, Scenario, Side, load_scenario
+from cheren.ui.app import App
+from cheren.ui.controller import Controller
+
+H = Hex.from_label
+
+
+@pytest.fixture(scope="module")
+def scenario() -> Scenario:
+    return load_scenario()
+
+
+def _movement(scenario: Scenario) -> Controller:
+    c = Controller(Game(scenario, seed=1941))
+    c.end_phase()
+    if c.game.pending is not None:
+        c.apply(PassChit())
+    assert c.game.phase is Phase.MOVEMENT
+    return c
+
+
+def test_a_click_on_an_empty_hex_deselects_and_never_moves(scenario: Scenario) -> None:
+    c = _movement(scenario)
+    c.select("tank_sqn")
+    before = len(c.game.log)
+    fb = c.click_hex(H("0720"))  # a hex the tank cannot reach: no move is tried, the selection goes
+    assert c.selected is None and len(c.game.log) == before
+    assert fb.kind == "refused" and "0720" in fb.text and fb.rules
+    c.select("tank_sqn")
+    assert c.escape().text.startswith("Nothing selected") and c.selected is None
+
+
+def test_clicking_an_enemy_stack_shows_its_counters_supply_and_next_reach(scenario: Scenario) -> None:
+    c = _movement(scenario)
+    c.select("tank_sqn")
+    fb = c.click_hex(H("0408"))  # Sabderat, Italian
+    assert c.selected == "col_bn_sabderat" and c.stack_hex == H("0408")
+    assert "next Movement phase" in fb.text
+    assert [u.name for u in c.stack()] == ["Col bn (Sabderat)"]
+    kinds = {o.kind for o in c.overlay_list()}
+    assert {"reach-next", "supply-line"} <= kinds
+    reach = next(o for o in c.overlay_list() if o.kind == "reach-next")
+    assert len(reach.hexes) == len(c.next_reach("col_bn_sabderat")) > 5
+
+
+@pytest.mark.parametrize(
+    "phase, words",
+    [
+        (Phase.REINFORCEMENT, "arrivals are placed"),
+        (Phase.MOVEMENT, "click a unit, then one of its highlighted hexes"),
+        (Phase.REACTION, "3 stacking value"),
+        (Phase.COMBAT, "click an enemy hex"),
+        (Phase.SUPPLY, "traces supply"),
+        (Phase.EXPLOITATION, "may move again"),
+    ],
+)
+def test_the_hint_line_says_what_to_do_in_each_phase(scenario: Scenario, phase: Phase, words: str) -> None:
+    from cheren.setup import initial_position
+
+    p = initial_position(scenario, seed=3)
+    p.set_turn(2, "allied", phase.value)
+    p.chits.hands[Side.ITALIAN].clear()  # no chit window in the way
+    c = Controller(Game(scenario, seed=3, position=p))
+    if c.game.pending is None:
+        assert words in c.phase_hint()
+
+
+def test_in_the_reinforcement_phase_a_click_on_a_unit_says_what_to_do(scenario: Scenario) -> None:
+    c = Controller(Game(scenario, seed=1941))
+    fb = c.click_hex(H("0208"))
+    assert c.selected is not None
+    assert "Reinforcement phase" in fb.text and "End phase" in fb.text
+
+
+def _combat(scenario: Scenario, turn: int = 1) -> Controller:
+    from cheren.setup import initial_position
+
+    # the opening, with 5 Ind moved next to the Sabderat battalion, in the Allied Combat phase
+    p = initial_position(scenario, seed=1941)
+    p.place("ind_5", "0308")
+    p.set_turn(turn, "allied", "combat")
+    c = Controller(Game(scenario, seed=1941, position=p))
+    assert c.game.phase is Phase.COMBAT and c.game.pending is None
+    return c
+
+
+def test_the_attack_panel_lists_the_attackers_and_says_who_was_added(scenario: Scenario) -> None:
+    c = _combat(scenario)
+    app = App(c.game)
+    ac = app.controller
+    ac.click_hex(H("0408"))
+    fb = ac.click_hex(H("0308"))
+    assert fb.text.startswith("Added 5 Ind (0308) to the attack.")
+    assert "Attackers</b>: 5 Ind (0308)" in app.odds.value and "Defender</b>: 0408" in app.odds.value
+    fb = ac.click_hex(H("0308"))
+    assert fb.text.startswith("Took 5 Ind (0308) out of the attack.")
+
+
+def test_the_air_box_is_disabled_before_the_air_unit_arrives(scenario: Scenario) -> None:
+    c = _combat(scenario)
+    app = App(c.game)
+    assert app.air.disabled and "turn 3" in app.air.tooltip
+    fb = app.controller.set_air(True)
+    assert fb.kind == "refused" and fb.rules == ("11.3",) and not app.controller.attack.air
+
+
+def test_after_roll_the_odds_stay_visible_through_the_chit_window_with_the_chits_effect(scenario: Scenario) -> None:
+    c = _combat(scenario)
+    assert any("Ambush" in n for n in c.chits_visible(Side.ITALIAN) or [])
+    app = App(c.game)
+    ac = app.controller
+    ac.click_hex(H("0408"))
+    ac.click_hex(H("0308"))
+    ac.resolve_attack()
+    assert ac.game.pending is not None and ac.game.pending.kind == "chit_window"
+    waiting = ac.waiting_attack()
+    assert waiting is not None and waiting[0] == H("0408")
+    assert any("Ambush" in line and "column" in line for line in waiting[3])
+    assert "The die waits" in app.odds.value and "Column" in app.odds.value and "Ambush" in app.odds.value
+    ac.apply(PassChit())
+    assert ac.waiting_attack() is None
+    assert EndPhase  # the phase goes on as usual
