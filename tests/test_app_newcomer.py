@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from cheren.actions import EndPhase
 from cheren.game import Game
 from cheren.hexes import Hex
 from cheren.rules.chits import PassChit
@@ -130,4 +129,22 @@ def test_after_roll_the_odds_stay_visible_through_the_chit_window_with_the_chits
     assert "The die waits" in app.odds.value and "Column" in app.odds.value and "Ambush" in app.odds.value
     ac.apply(PassChit())
     assert ac.waiting_attack() is None
-    assert EndPhase  # the phase goes on as usual
+
+
+def test_the_log_names_counters_and_a_bots_reply_is_listed_once(scenario: Scenario) -> None:
+    from cheren.bots import make_bot
+    from cheren.ui import panels
+
+    c = Controller(Game(scenario, seed=1941))
+    c.set_bot(make_bot("heuristic", 1), Side.ITALIAN)
+    c.end_phase()  # the Italian bot answers the Roadblock window at once
+    heads = [head for head, _ in c.log_entries()]
+    events = [e for _, evs in c.log_entries() for e in evs]
+    assert len(heads) >= 2
+    assert len(events) == len(set(events)) or all(events.count(e) == 1 for e in events if "chit" in e)
+    first = c.game.log[0]
+    assert not any(e.startswith("Italian plays") for e in first.events)  # the bot's move is its own entry
+    html = panels.log_html(c)
+    ids = [uid for uid in scenario.units if len(uid) > 4 and uid in html]
+    assert ids == []
+    assert not any(f"{k}." in html for k in scenario.chits)  # no chit instance ids

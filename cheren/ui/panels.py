@@ -258,8 +258,11 @@ def attackers_html(c: Controller) -> str:
     a = c.attack
     if a.defender is None:
         return ""
-    names = ", ".join(f"{c.name(u)} ({c.position.units[u].hex.label if c.position.units[u].hex else '-'})"
-                      for u in a.attackers) or "none yet: click your stacks next to it"
+    def where(uid: str) -> str:
+        h = c.position.units[uid].hex
+        return h.label if h is not None else "-"
+
+    names = ", ".join(f"{c.name(u)} ({where(u)})" for u in a.attackers) or "none yet: click your stacks next to it"
     air = " + air support" if a.air else ""
     return (f'<div class="cheren-attackers"><b>Defender</b>: {a.defender.label} · <b>Attackers</b>: '
             f"{esc(names)}{air}</div>")
