@@ -148,3 +148,51 @@ def test_the_log_names_counters_and_a_bots_reply_is_listed_once(scenario: Scenar
     ids = [uid for uid in scenario.units if len(uid) > 4 and uid in html]
     assert ids == []
     assert not any(f"{k}." in html for k in scenario.chits)  # no chit instance ids
+
+
+def test_hot_seat_hides_the_game_between_the_players(scenario: Scenario) -> None:
+    app = App(Game(scenario, seed=1941))
+    c = app.controller
+    assert c.curtain is None and app.curtain.layout.display == "none"
+    c.end_phase()  # the Italians must answer a chit window: their hand would show
+    assert c.curtain is Side.ITALIAN
+    assert app.body.layout.display == "none" and app.curtain.layout.display == "flex"
+    assert "Italian player" in app.curtain_button.description
+    assert "Roadblock" not in app.chits.value and "in hand" in app.chits.value
+    c.reveal()
+    assert c.curtain is None and app.body.layout.display == "flex"
+    assert "Roadblock" in app.chits.value or "Demolition" in app.chits.value
+
+
+def test_against_a_bot_there_is_no_curtain_and_its_moves_are_listed_with_reasons(scenario: Scenario) -> None:
+    from cheren.bots import make_bot
+
+    app = App(Game(scenario, seed=1941))
+    c = app.controller
+    c.set_bot(make_bot("heuristic", 1), Side.ITALIAN)
+    c.end_phase()
+    assert c.curtain is None
+    assert c.bot_moves and all(m.reason for m in c.bot_moves)
+    assert c.bot_moves[0].text in app.bot_list.value and c.bot_moves[0].reason[:20] in app.bot_list.value
+    fb = c.step_bot(0)
+    assert fb.text.startswith("Bot move 1/") and "Why:" in fb.text
+    # its moves on the map: play to the Italian movement and look at the overlay
+    for _ in range(40):
+        if c.game.phasing is Side.ITALIAN or c.game.turn > 1:
+            break
+        if c.game.pending is not None:
+            c.answer(0)
+        else:
+            c.end_phase()
+    moved = [m for m in c.bot_moves if m.path]
+    assert moved, "the Italian bot moved units in its Movement phase"
+    c.step_bot(None)
+    overlay = next(o for o in c.overlay_list() if o.kind == "bot-moves")
+    assert overlay.paths and moved[0].path[-1] in overlay.hexes
+
+
+def test_escape_on_the_map_deselects(scenario: Scenario) -> None:
+    app = App(Game(scenario, seed=1941))
+    app.controller.select("tank_sqn")
+    app.map._key("Escape")
+    assert app.controller.selected is None

@@ -24,7 +24,7 @@ from cheren.ui.map import MapWidget
 from cheren.ui.rules_panel import RulesPanel
 
 MANY = 8  # more answers than this go into a drop-down list
-PANELS = ("stack", "decision", "attack", "overlays", "analysis", "lines", "chits", "rules", "log", "game")
+PANELS = ("stack", "decision", "attack", "bot", "overlays", "analysis", "lines", "chits", "rules", "log", "game")
 
 
 class App:
@@ -131,6 +131,15 @@ class App:
         self.mode.observe(self._mode_changed, "value")
         self.analysis = AnalysisPanel(c)
         self.lines = LinesPanel(c)
+        self.bot_list = w.HTML()
+        self.bot_list.add_class("cheren-bot-moves")
+        self.bot_buttons = w.HBox(
+            [
+                self._button("◀", "cheren-bot-prev", lambda: c.step_bot((c.bot_step or 0) - 1)),
+                self._button("▶", "cheren-bot-next", lambda: c.step_bot(0 if c.bot_step is None else c.bot_step + 1)),
+                self._button("All", "cheren-bot-all", lambda: c.step_bot(None)),
+            ]
+        )
         self.path = w.Text(value=str(save_path), description="File", layout=w.Layout(width="300px"))
         self.path.add_class("cheren-save-path")
         save = self._button("Save", "cheren-save", lambda: c.save(self.path.value))
@@ -147,6 +156,7 @@ class App:
             "overlays": self._panel("Overlays", [overlays, self.key], "cheren-overlays"),
             "analysis": self._panel("Analysis", [self.analysis.widget], "cheren-analysis-panel"),
             "lines": self._panel("Lines", [self.lines.widget], "cheren-lines-panel"),
+            "bot": self._panel("The bot's last moves", [self.bot_list, self.bot_buttons], "cheren-bot-panel"),
             "chits": self._panel("Chits", [self.chits, self.chit_plays], "cheren-chits"),
             "rules": self._panel("Rules", [self.rules.widget], "cheren-rules-panel"),
             "log": self._panel("Log", [self.log], "cheren-log-box"),
@@ -159,7 +169,18 @@ class App:
         side.add_class("cheren-side-panel")
         body = w.HBox([map_column, side], layout=w.Layout(width="100%", align_items="flex-start"))
         body.add_class("cheren-body")
-        self.widget = w.VBox([w.HTML(panels.CSS), self.status, body], layout=w.Layout(width="100%"))
+        self.body = body
+        self.hint = w.HTML()
+        self.hint.add_class("cheren-hint")
+        self.curtain_text = w.HTML()
+        self.curtain_button = self._button("Show the game", "cheren-reveal", c.reveal, style="primary")
+        self.curtain = w.VBox(
+            [self.curtain_text, self.curtain_button], layout=w.Layout(padding="40px", align_items="center")
+        )
+        self.curtain.add_class("cheren-curtain")
+        self.widget = w.VBox(
+            [w.HTML(panels.CSS), self.status, self.hint, self.curtain, body], layout=w.Layout(width="100%")
+        )
         self.widget.add_class("cheren-app")
         c.subscribe(self._changed)
         self._changed({"game", "selection", "feedback", "overlays"})
@@ -250,6 +271,11 @@ class App:
             self.key.value = panels.key_html(c)
         if "feedback" in what:
             self.feedback.value = panels.feedback_html(c.feedback)
+        if what & {"game", "selection", "feedback"}:
+            self.hint.value = f'<div class="cheren-hint-line">{panels.esc(c.phase_hint())}</div>'
+            self._curtain()
+        if what & {"game", "overlays"}:
+            self._bot_moves()
 
     def _stack(self) -> None:
         w, c = self._w, self.controller
@@ -292,6 +318,33 @@ class App:
                 )
             )
         self.units.children = rows
+
+    def _curtain(self) -> None:
+        """Hot-seat: between the two players' turns, the game is hidden until the next player
+        says it is at the screen, so one side's hand is never shown to the other."""
+        side = self.controller.curtain
+        if side is None:
+            self.curtain.layout.display = "none"
+            self.body.layout.display = "flex"
+            return
+        self.curtain_text.value = (
+            f"<h3>Hand over to the {panels.esc(side.adjective)} player</h3>"
+            "<p>The game is hidden so that neither player sees the other's chits.</p>"
+        )
+        self.curtain_button.description = f"I am the {side.adjective} player: show the game"
+        self.curtain.layout.display = "flex"
+        self.body.layout.display = "none"
+
+    def _bot_moves(self) -> None:
+        c = self.controller
+        rows = []
+        for i, m in enumerate(c.bot_moves):
+            on = ' class="on"' if c.bot_step == i else ""
+            why = f"<br><small>{panels.esc(m.reason)}</small>" if m.reason else ""
+            rows.append(f"<li{on}>{panels.esc(m.text)}{why}</li>")
+        empty = "<small>The bot has not moved since your last action.</small>" if c.bot is not None else (
+            "<small>Hot-seat: no bot.</small>")
+        self.bot_list.value = f'<ol class="cheren-bot-list">{"".join(rows)}</ol>' if rows else empty
 
     def _chit_plays(self) -> None:
         """A row per chit the acting side may play now: its targets by name, and Play."""

@@ -65,7 +65,9 @@ def as_bot(bot: Any, side: Side) -> Bot:
     from cheren.views import SideSeat
 
     def play(game: Game) -> Action:
-        return bot.choose(SideSeat(game, side)).action  # type: ignore[no-any-return]
+        choice = bot.choose(SideSeat(game, side))
+        play.reason = str(getattr(choice, "reason", ""))  # type: ignore[attr-defined]
+        return choice.action  # type: ignore[no-any-return]
 
     play.__name__ = str(getattr(bot, "name", "bot"))
     return play
@@ -146,6 +148,15 @@ PATH = "#1d4fa0"
 LAST = "#6b5a3c"
 
 
+@dataclass(frozen=True)
+class BotMove:
+    """One action the bot took after the human's last one, with the reason it gives."""
+
+    text: str
+    reason: str
+    path: tuple[Hex, ...] = ()
+
+
 @dataclass
 class AttackDraft:
     """An attack being lined up in the Combat phase: attackers and a defending hex."""
@@ -182,6 +193,10 @@ class Controller:
             self.bot, self.bot_side = as_bot(bot, bot_side), bot_side
         self.hex_size = hex_size
         self.chits_hook = chits
+        self.bot_moves: list[BotMove] = []  # what the bot did after the human's last action
+        self.bot_step: int | None = None  # the bot move picked out on the map
+        self.curtains = True  # hot-seat: hide one side's hand from the other between turns
+        self._shown_side: Side = game.acting
         self.selected: str | None = None
         self.stack_hex: Hex | None = None
         self.hover: Hex | None = None
@@ -751,18 +766,49 @@ class Controller:
         return self._say(Feedback("info", f"Mode: {mode}.", events=tuple(events)), "game")
 
     def _after_human(self, limit: int = 2000) -> list[str]:
-        """Let the bot play while it is the acting side."""
+        """Let the bot play while it is the acting side; keep what it did, with its reasons."""
         events: list[str] = []
         if self.bot is None or self.bot_side is None:
             return events
+        self.bot_moves, self.bot_step = [], None
         n = 0
         while not self.game.over and self.game.acting is self.bot_side and n < limit:
             action = self.bot(self.game)
+            start = self.position.units[action.unit].hex if isinstance(action, Move) else None
+            text = self.describe(action)
             events += self.game.push(action)
+            if action.kind not in ("end_phase", "pass_chit"):
+                path = (start, *action.path) if isinstance(action, Move) and start is not None else ()
+                self.bot_moves.append(BotMove(text, str(getattr(self.bot, "reason", "")), path))
             n += 1
         if n:
             self._bump()
         return events
+
+    def step_bot(self, index: int | None) -> Feedback:
+        """Pick out one of the bot's last moves on the map (None: show them all)."""
+        if index is None or not self.bot_moves:
+            self.bot_step = None
+            return self._say(Feedback("info", f"The bot's last moves: {len(self.bot_moves)}."), "overlays")
+        self.bot_step = max(0, min(index, len(self.bot_moves) - 1))
+        m = self.bot_moves[self.bot_step]
+        why = f" Why: {m.reason}" if m.reason else ""
+        return self._say(Feedback("info", f"Bot move {self.bot_step + 1}/{len(self.bot_moves)}: {m.text}.{why}"),
+                         "overlays")
+
+    # -- hot-seat ------------------------------------------------------------------------------
+    @property
+    def curtain(self) -> Side | None:
+        """Hot-seat: the side about to act while the screen still shows the other side's view;
+        the app hides the game (and the hands) until that player says it is there."""
+        if self.bot is not None or not self.curtains or self.game.over:
+            return None
+        return self.game.acting if self.game.acting is not self._shown_side else None
+
+    def reveal(self) -> Feedback:
+        """The player of the side to act is at the screen: show the game."""
+        self._shown_side = self.game.acting
+        return self._say(Feedback("info", f"{self.game.acting.adjective} player: {self.phase_hint()}"), "game")
 
     # -- overlays ----------------------------------------------------------------------------
     def available_overlays(self) -> dict[str, tuple[str, bool]]:
@@ -782,7 +828,7 @@ class Controller:
 
     def overlay_list(self) -> list[Overlay]:
         """The overlays to draw now, bottom first."""
-        key = (self.version, frozenset(self.overlays), self.selected)
+        key = (self.version, frozenset(self.overlays), self.selected, self.bot_step, len(self.bot_moves))
         if self._overlays is None or self._overlays[0] != key:
             self._overlays = (key, self._overlay_list())
         return self._overlays[1]
@@ -822,6 +868,13 @@ class Controller:
                 out.append(Overlay("reach-next", labels, colour="#8a5a00", opacity=0.25, title=title))
             if "supply-unit" in on and feature("supply") is not None:
                 out += self._supply_line(uid)
+        if self.bot_moves:
+            picked = [self.bot_moves[self.bot_step]] if self.bot_step is not None else self.bot_moves
+            paths = [m.path for m in picked if len(m.path) > 1]
+            ends = {m.path[-1]: str(i + 1) for i, m in enumerate(self.bot_moves) if m.path and m in picked}
+            if paths or ends:
+                out.append(Overlay("bot-moves", ends, colour="#7a1fa2", opacity=0.3, paths=paths,
+                                   title="The bot's last moves"))
         choices = self.hex_choices()
         if choices:
             out.append(Overlay("choices", {h: "?" for h in choices}, colour=CHOICE, opacity=0.45, title="Your choices"))

@@ -55,6 +55,7 @@ class MapWidget:
         self.widget.on_mouse_move(self._move)
         self.widget.on_mouse_out(self._out)
         self.widget.on_mouse_wheel(self._wheel)
+        self.widget.on_key_down(self._key)
         controller.subscribe(self._changed)
 
         def button(text: str, tip: str, fn: Any, cls: str) -> Any:
@@ -114,6 +115,11 @@ class MapWidget:
             view = View(1.2, view.tx, view.ty)
         x, y = scene.layout.to_pixel(h)
         self.canvas.set_view(view.centred(x, y, self.canvas.width, self.canvas.height))
+
+    def _key(self, key: str, shift: bool = False, ctrl: bool = False, meta: bool = False) -> None:
+        escape = getattr(self.controller, "escape", None)
+        if key == "Escape" and escape is not None:
+            escape()  # drop the selection (and an attack being lined up)
 
     # -- mouse ---------------------------------------------------------------------------------
     def hex_at(self, x: float, y: float) -> Any:

@@ -191,7 +191,8 @@ def chits_html(c: Controller) -> str:
     acting = c.game.acting
     rows = []
     for side in (Side.ALLIED, Side.ITALIAN):
-        visible = c.chits_visible(side) if side is acting and (c.bot_side is None or side is not c.bot_side) else None
+        mine = side is acting and (c.bot_side is None or side is not c.bot_side) and c.curtain is None
+        visible = c.chits_visible(side) if mine else None
         if visible and c.chits_hook is not None:  # the hook decides what the side sees, and names it
             names = ", ".join(esc(v) for v in visible)
             rows.append(f"<div><b>{side.adjective}</b> ({counts.get(side, 0)}): {names}</div>")

@@ -126,6 +126,10 @@ def pass_decisions(page: Any, *, until: str, log: str = "") -> None:
     log shows ``log``.  Other decisions (a retreat) take their first answer."""
     deadline = time.monotonic() + TIMEOUT_MS / 1000
     while time.monotonic() < deadline:
+        reveal = page.locator(".cheren-reveal:visible")
+        if reveal.count():  # hot-seat: the next player is at the screen
+            reveal.first.click()
+            continue
         decision = page.locator(".cheren-decision")
         if decision.is_visible():
             prompt = page.locator(".cheren-decision").inner_text()
