@@ -10,6 +10,7 @@ and tests."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Collection
 from pathlib import Path
 from typing import Any
@@ -40,9 +41,12 @@ class App:
         save_path: str | Path = "cheren-game.json",
         controller: Controller | None = None,
         show: Collection[str] | None = None,
+        autosave: str | Path | None = None,
     ) -> None:
         """``controller``: drive this controller instead of a new one (lesson mode); ``show``:
-        show only these side panels (of :data:`PANELS`; default all)."""
+        show only these side panels (of :data:`PANELS`; default all); ``autosave``: keep the game in
+        this file after every change and take it up again from there (a page reload in Voila
+        starts the notebook afresh, and finds the game where it was)."""
         import ipywidgets as w
 
         if controller is None and game is None:
@@ -142,8 +146,25 @@ class App:
         )
         self.path = w.Text(value=str(save_path), description="File", layout=w.Layout(width="300px"))
         self.path.add_class("cheren-save-path")
-        save = self._button("Save", "cheren-save", lambda: c.save(self.path.value))
-        load = self._button("Load", "cheren-load", lambda: c.load(self.path.value))
+        save = self._button("Save", "cheren-save", self.save)
+        self.save_list = w.Dropdown(description="Saved", layout=w.Layout(width="240px"))
+        self.save_list.add_class("cheren-save-list")
+        load = self._button("Load…", "cheren-load", self.ask_load)
+        refresh = self._button("↻", "cheren-save-refresh", self._list_saves)
+        self.confirm_text = w.HTML()
+        self.confirm = w.VBox(
+            [
+                self.confirm_text,
+                w.HBox([
+                    self._button("Yes, load it", "cheren-load-yes", lambda: self.confirm_load(True), style="danger"),
+                    self._button("No, keep this game", "cheren-load-no", lambda: self.confirm_load(False)),
+                ]),
+            ]
+        )
+        self.confirm.add_class("cheren-load-confirm")
+        self.confirm.layout.display = "none"
+        self._save_dir = Path(save_path).parent
+        self._pending_load: Path | None = None
         self.rules = RulesPanel(c)
         shown = set(PANELS if show is None else show)
         unknown = shown - set(PANELS)
@@ -160,7 +181,11 @@ class App:
             "chits": self._panel("Chits", [self.chits, self.chit_plays], "cheren-chits"),
             "rules": self._panel("Rules", [self.rules.widget], "cheren-rules-panel"),
             "log": self._panel("Log", [self.log], "cheren-log-box"),
-            "game": self._panel("Game", [self.mode, w.HBox([self.path]), w.HBox([save, load])], "cheren-game"),
+            "game": self._panel(
+                "Game",
+                [self.mode, w.HBox([self.path, save]), w.HBox([self.save_list, refresh, load]), self.confirm],
+                "cheren-game",
+            ),
         }
         side = w.VBox(
             [panel for name, panel in everything.items() if name in shown],
@@ -182,7 +207,11 @@ class App:
             [w.HTML(panels.CSS), self.status, self.hint, self.curtain, body], layout=w.Layout(width="100%")
         )
         self.widget.add_class("cheren-app")
+        self.autosave = Path(autosave) if autosave is not None else None
+        if self.autosave is not None:
+            self._restore(self.autosave)
         c.subscribe(self._changed)
+        self._list_saves()
         self._changed({"game", "selection", "feedback", "overlays"})
 
     # -- building blocks -------------------------------------------------------------------
@@ -200,6 +229,78 @@ class App:
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
+
+    # -- saving, loading, autosave -----------------------------------------------------------
+    def save(self) -> Feedback:
+        fb = self.controller.save(self.path.value)
+        self._list_saves()
+        return fb
+
+    def save_files(self) -> list[Path]:
+        """The game saves next to the save path, newest first (the autosave among them)."""
+        folder = self._save_dir if str(self._save_dir) else Path(".")
+        try:
+            files = [f for f in folder.glob("*.json") if f.is_file()]
+        except OSError:
+            return []
+        return sorted(files, key=lambda f: (-f.stat().st_mtime, f.name))
+
+    def _list_saves(self) -> None:
+        files = self.save_files()
+        self.save_list.options = [(f.name, str(f)) for f in files]
+        self.save_list.disabled = not files
+
+    def ask_load(self, path: str | Path | None = None) -> None:
+        """Load asks first: the game on the map would be replaced."""
+        chosen = path if path is not None else self.save_list.value
+        if not chosen:
+            self.controller._say(Feedback("refused", "No saved game here to load: Save one first."))
+            return
+        self._pending_load = Path(chosen)
+        g = self.controller.game
+        self.confirm_text.value = (
+            f"<div>Replace the game on the map ({panels.esc(g.status())}, {len(g.log)} actions) with "
+            f"<b>{panels.esc(self._pending_load.name)}</b>? Save it first if you want to keep it.</div>"
+        )
+        self.confirm.layout.display = "flex"
+
+    def confirm_load(self, yes: bool) -> Feedback | None:
+        target, self._pending_load = self._pending_load, None
+        self.confirm.layout.display = "none"
+        if not yes or target is None:
+            return self.controller._say(Feedback("info", "Kept the game on the map."))
+        return self.controller.load(target)
+
+    def _restore(self, path: Path) -> None:
+        c = self.controller
+        if not path.exists():
+            return
+        from cheren.game_saves import load_study
+        from cheren.saves import SaveError
+
+        try:
+            study = load_study(path, c.scenario)
+        except SaveError as exc:
+            # never lose it: keep the unreadable file aside and start afresh
+            aside = path.with_name(f"{path.stem}.unreadable-{int(time.time())}{path.suffix}")
+            path.rename(aside)
+            c._say(Feedback("refused", f"The autosaved game could not be read ({exc}); it is kept as {aside.name}."))
+            return
+        c.set_game(study.game)
+        c.study = study
+        c._shown_side = study.game.acting
+        c._say(Feedback("ok", f"Took up the game where it was: {study.game.status()} (autosaved in {path.name})."))
+
+    def _autosave(self) -> None:
+        if self.autosave is None:
+            return
+        from cheren.game_saves import dumps_game
+        from cheren.outputs import write_output
+
+        try:
+            write_output(self.autosave, dumps_game(self.controller.study))
+        except OSError as exc:
+            self.controller.feedback = Feedback("refused", f"Autosave to {self.autosave} failed: {exc}")
 
     # -- callbacks -------------------------------------------------------------------------
     def _toggle_overlay(self, key: str, on: bool) -> None:
@@ -254,6 +355,7 @@ class App:
         if what & {"game", "selection"}:
             self._stack()
         if "game" in what:
+            self._autosave()
             self.status.value = panels.status_html(c)
             self.undo_button.disabled = not c.game.can_undo()
             self.redo_button.disabled = not c.game.can_redo()
