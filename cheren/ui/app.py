@@ -36,8 +36,8 @@ class App:
         seed: int = 1941,
         bot: Bot | None = None,
         bot_side: Side | None = None,
-        width: int = 1000,
-        height: int = 660,
+        width: int = 1080,
+        height: int = 712,
         save_path: str | Path = "cheren-game.json",
         controller: Controller | None = None,
         show: Collection[str] | None = None,
@@ -116,13 +116,13 @@ class App:
                 description=label,
                 indent=False,
                 disabled=not available,
-                layout=w.Layout(width="160px"),
+                layout=w.Layout(width="auto"),
             )
             box.add_class(f"cheren-overlay-{key}")
             box.observe(lambda change, k=key: self._toggle_overlay(k, change["new"]), "value")
             self.overlay_boxes[key] = box
             boxes.append(box)
-        overlays = w.GridBox(boxes, layout=w.Layout(grid_template_columns="repeat(2, 160px)"))
+        overlays = w.GridBox(boxes, layout=w.Layout(grid_template_columns="repeat(2, minmax(0, 1fr))"))
         self.key = w.HTML()
         self.key.add_class("cheren-key-panel")
         self.chits = w.HTML()

@@ -66,7 +66,15 @@ CSS = """
 .cheren-map, .cheren-map:focus { outline: none; cursor: pointer; }
 .cheren-toolbar { gap: 2px; }
 .cheren-toolbar button { min-width: 30px; }
-.cheren-body { gap: 8px; }
+.cheren-body { gap: 8px; flex-wrap: wrap; }
+.cheren-body > .cheren-side-panel { flex: 1 1 330px !important; }
+.cheren-body > .widget-vbox:first-child { flex: 999 1 620px !important; }
+.cheren-app .widget-button { flex-shrink: 0; overflow: visible; }
+.cheren-side-panel .widget-hbox { flex-wrap: wrap; gap: 2px; }
+.cheren-side-panel .widget-checkbox label { white-space: normal; overflow: visible; }
+.cheren-toolbar { flex-wrap: nowrap; }
+.cheren-hint-line { padding: 2px 6px; color: #4a3f2f; }
+.cheren-curtain { background: #2d2418; color: #f4efe1; border-radius: 6px; }
 </style>
 """
 
