@@ -3,6 +3,8 @@ inspecting any stack, the phase hint, the attack panel, the air box, odds throug
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from cheren.game import Game
@@ -196,3 +198,47 @@ def test_escape_on_the_map_deselects(scenario: Scenario) -> None:
     app.controller.select("tank_sqn")
     app.map._key("Escape")
     assert app.controller.selected is None
+
+
+def test_a_chit_window_shows_its_targets_on_the_map_by_name(scenario: Scenario) -> None:
+    c = Controller(Game(scenario, seed=1941))
+    c.end_phase()  # the Italian Roadblock/Demolition window at the start of the Allied movement
+    c.reveal()
+    labels = [label for label, _ in c.decision_options()]
+    assert any(label.startswith("play Roadblock on ") for label in labels)
+    assert not any("roadblock." in label or "demolition." in label for label in labels)
+    targets = c.chit_targets()
+    assert H("0108") in targets  # the Roadblock's first road hex
+    assert any(o.kind == "chit-targets" and H("0108") in o.hexes for o in c.overlay_list())
+
+
+def test_autosave_takes_the_game_up_again_and_keeps_a_bad_file(scenario: Scenario, tmp_path: Path) -> None:
+    auto = tmp_path / "auto.json"
+    first = App(Game(scenario, seed=1941), autosave=auto, save_path=tmp_path / "g.json")
+    first.controller.end_phase()
+    assert auto.is_file()
+    again = App(Game(scenario, seed=5), autosave=auto, save_path=tmp_path / "g.json")
+    assert len(again.controller.game.log) == len(first.controller.game.log) == 1
+    assert again.controller.game.seed == 1941
+    assert again.controller.curtain is not None  # the hands stay hidden until the player asks
+    auto.write_text("{ not json")
+    third = App(Game(scenario, seed=5), autosave=auto, save_path=tmp_path / "g.json")
+    kept = list(tmp_path.glob("auto.unreadable-*.json"))
+    assert len(kept) == 1 and kept[0].read_text() == "{ not json"
+    assert "could not be read" in third.controller.feedback.text
+    assert len(third.controller.game.log) == 0
+
+
+def test_load_lists_the_saves_and_asks_before_replacing(scenario: Scenario, tmp_path: Path) -> None:
+    app = App(Game(scenario, seed=1941), save_path=tmp_path / "a.json")
+    app.save()
+    app.controller.end_phase()
+    assert [label for label, _ in app.save_list.options] == ["a.json"]
+    app.ask_load()
+    assert app.confirm.layout.display == "flex" and "Replace the game on the map" in app.confirm_text.value
+    assert len(app.controller.game.log) == 1  # nothing replaced yet
+    app.confirm_load(False)
+    assert len(app.controller.game.log) == 1
+    app.ask_load()
+    fb = app.confirm_load(True)
+    assert fb is not None and fb.text.startswith("Loaded") and len(app.controller.game.log) == 0

@@ -247,7 +247,10 @@ class App:
 
     def _list_saves(self) -> None:
         files = self.save_files()
+        current = self.save_list.value
         self.save_list.options = [(f.name, str(f)) for f in files]
+        values = [str(f) for f in files]
+        self.save_list.value = current if current in values else (values[0] if values else None)
         self.save_list.disabled = not files
 
     def ask_load(self, path: str | Path | None = None) -> None:
@@ -288,7 +291,7 @@ class App:
             return
         c.set_game(study.game)
         c.study = study
-        c._shown_side = study.game.acting
+        c._shown_side = study.game.acting.enemy  # whoever reloaded, the hands stay hidden until asked
         c._say(Feedback("ok", f"Took up the game where it was: {study.game.status()} (autosaved in {path.name})."))
 
     def _autosave(self) -> None:

@@ -743,6 +743,33 @@ class Controller:
             out.setdefault(name, []).append((label, action))
         return out
 
+    def chit_targets(self) -> dict[Hex, str | None]:
+        """The hexes the chits playable now aim at (a hex, both sides of a hexside, a unit's
+        hex), each labelled with the chit's initial: the chit window's targets on the map."""
+        from cheren.state import chit_key
+
+        plays = [a for _, a in self.decision_options()] if self.game.pending is not None else [
+            a for options in self.playable_chits().values() for _, a in options
+        ]
+        out: dict[Hex, str | None] = {}
+        for action in plays:
+            chit = getattr(action, "chit", None)
+            if action.kind != "play_chit" or not isinstance(chit, str):
+                continue
+            found = self.scenario.chits.get(chit_key(chit))
+            mark = found.name[:1] if found is not None else "?"
+            hexes: list[Hex] = []
+            target = str(getattr(action, "target", "") or "")
+            for part in target.replace("-", "/").split("/"):
+                if len(part) == 4 and part.isdigit():
+                    hexes.append(Hex.from_label(part))
+            unit = str(getattr(action, "unit", "") or "")
+            if unit in self.position.units and self.position.units[unit].hex is not None:
+                hexes.append(self.position.units[unit].hex)  # type: ignore[arg-type]
+            for h in hexes:
+                out[h] = mark if out.get(h) in (None, mark) else "*"
+        return out
+
     def replaceable(self) -> list[str]:
         """Units that may take back a lost step now (8.3)."""
         return [str(getattr(a, "unit", "")) for a in self.legal_actions() if a.kind == "replace"]
@@ -875,6 +902,10 @@ class Controller:
             if paths or ends:
                 out.append(Overlay("bot-moves", ends, colour="#7a1fa2", opacity=0.3, paths=paths,
                                    title="The bot's last moves"))
+        targets = self.chit_targets()
+        if targets:
+            out.append(Overlay("chit-targets", targets, colour="#b8860b", opacity=0.35,
+                               title="Where a chit can be played now"))
         choices = self.hex_choices()
         if choices:
             out.append(Overlay("choices", {h: "?" for h in choices}, colour=CHOICE, opacity=0.45, title="Your choices"))
