@@ -26,7 +26,12 @@ BOXES = """(sel) => { const c = document.querySelector(sel); const box = c.close
 
 def open_app(page: Any, voila_url: str) -> None:
     page.goto(f"{voila_url}/voila/render/app.ipynb")
-    page.wait_for_selector(CANVAS, timeout=90_000)
+    page.wait_for_selector(".cheren-app .cheren-bar", timeout=90_000)
+    page.wait_for_selector(CANVAS, state="attached", timeout=60_000)
+    reveal = page.locator(".cheren-reveal:visible")
+    if reveal.count():  # a game taken up again stays behind the hot-seat curtain until asked
+        reveal.first.click()
+    page.wait_for_selector(CANVAS, timeout=60_000)
     page.wait_for_function(PAINTED, arg=CANVAS, timeout=60_000)
 
 
@@ -36,16 +41,16 @@ def test_voila_the_game_is_taken_up_again_after_a_reload(page: Any, voila_url: s
     page.locator(".cheren-end-phase").first.click()
     expect(bar).to_have_attribute("data-phase", "movement")
     page.reload()
-    page.wait_for_selector(CANVAS, timeout=90_000)
+    page.wait_for_selector(".cheren-app .cheren-bar", timeout=90_000)
     expect(page.locator(".cheren-bar").first).to_have_attribute("data-phase", "movement")
+    expect(page.locator(".cheren-reveal").first).to_be_visible()  # the hands stay hidden after a reload
     expect(page.locator(".cheren-feedback").first).to_contain_text("Took up the game where it was")
+    page.locator(".cheren-reveal").first.click()
+    page.wait_for_selector(CANVAS, timeout=60_000)
 
 
 def test_voila_load_lists_the_saves_and_asks_before_replacing(page: Any, voila_url: str) -> None:
     open_app(page, voila_url)
-    reveal = page.locator(".cheren-reveal:visible")
-    if reveal.count():
-        reveal.first.click()
     page.locator(".cheren-save-path input").first.fill("before.json")
     page.locator("button.cheren-save").first.click()
     expect(page.locator(".cheren-feedback").first).to_contain_text("Saved the game")
