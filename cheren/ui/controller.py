@@ -744,13 +744,14 @@ class Controller:
         return out
 
     def chit_targets(self) -> dict[Hex, str | None]:
-        """The hexes the chits playable now aim at (a hex, both sides of a hexside, a unit's
-        hex), each labelled with the chit's initial: the chit window's targets on the map."""
+        """In a chit window: the hexes its chits aim at (a hex, both sides of a hexside, a unit's
+        hex), each labelled with the chit's initial."""
         from cheren.state import chit_key
 
-        plays = [a for _, a in self.decision_options()] if self.game.pending is not None else [
-            a for options in self.playable_chits().values() for _, a in options
-        ]
+        d = self.game.pending
+        if d is None or d.kind != "chit_window":
+            return {}  # chits played on one's own initiative name their targets in the Chits panel
+        plays = [a for _, a in self.decision_options()]
         out: dict[Hex, str | None] = {}
         for action in plays:
             chit = getattr(action, "chit", None)
