@@ -221,6 +221,15 @@ def _check_jobs(jobs: int) -> None:
         raise UsageError(f"--jobs must be from 1 to {most} (four per CPU of this machine), not {jobs}")
 
 
+def _cmd_launch(args: argparse.Namespace) -> int:
+    from cheren.launch import LaunchError, launch
+
+    try:
+        return launch(args.command, args.dir, args.port, not args.no_browser)
+    except LaunchError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def _cmd_lessons(args: argparse.Namespace) -> int:
     from cheren.lessons.cli import run_lessons
 
@@ -257,6 +266,17 @@ def build_parser() -> argparse.ArgumentParser:
     pos.add_argument("--code", action="store_true", help="print only the position's one-line code")
     pos.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
     pos.set_defaults(func=_cmd_positions)
+
+    for name, text, port in (
+        ("app", "open the app in the browser (Voila on the app notebook): the map, the game, autosaved", 8866),
+        ("lab", "open JupyterLab on the notebooks (the app, the course, analysis)", 8888),
+    ):
+        la = sub.add_parser(name, help=text)
+        la.add_argument("--dir", default=None, help="the folder to serve (default: the clone's notebooks, or, "
+                        "installed, ./cheren-notebooks, filled with the bundled notebooks)")
+        la.add_argument("--port", type=int, default=port, help=f"the port (default {port})")
+        la.add_argument("--no-browser", action="store_true", help="do not open a browser")
+        la.set_defaults(func=_cmd_launch)
 
     le = sub.add_parser(
         "lessons",

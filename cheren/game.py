@@ -218,7 +218,7 @@ class Game:
             self.position.forget()  # nothing can roll back past this action: drop its changes' journal
         self.log.append(LogEntry(len(self.log) + 1, moment, side, action, self._events, self._losses))
         events, self._events, self._losses = self._events, [], []
-        return events
+        return list(events)  # a copy: callers add to it, the log keeps its own
 
     def push(self, action: Action) -> list[str]:
         """Apply and forget the redo stack (a new line of play)."""

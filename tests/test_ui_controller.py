@@ -359,7 +359,7 @@ def painted(m: Any) -> tuple[str, ...]:
 
 def test_the_map_widget_repaints_only_what_changed(moving: Controller) -> None:
     pytest.importorskip("ipycanvas")
-    from cheren.ui.map import MapWidget
+    from cheren.ui.map import PIXEL_RATIO, MapWidget
 
     c = moving
     m = MapWidget(c, 1000, 660)
@@ -373,7 +373,7 @@ def test_the_map_widget_repaints_only_what_changed(moving: Controller) -> None:
     # a click on the canvas goes through the view transform to the controller
     scene = m.canvas.scene
     assert isinstance(scene, Scene)
-    view = fit_view(scene.width, scene.height, 1000, 660)
+    view = fit_view(scene.width, scene.height, 1000 * PIXEL_RATIO, 660 * PIXEL_RATIO)  # a 2x canvas
     assert m.canvas.view == view
     target = sorted(c.legal_moves(HORSE))[-1]
     x, y = view.to_screen(*scene.layout.to_pixel(target))

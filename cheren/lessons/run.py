@@ -50,7 +50,7 @@ class LessonController(Controller):
     def __init__(self, game: Game, **kwargs: Any) -> None:
         super().__init__(game, **kwargs)
         self.refusals: list[Feedback] = []
-        self.rolled: list[tuple[Hex, int]] = []  # (defending hex, final column index) of each attack rolled
+        self.rolled_columns: list[tuple[Hex, int]] = []  # (defending hex, final column index) of each attack rolled
 
     def _say(self, fb: Feedback, *what: str) -> Feedback:
         if fb.kind == "refused":
@@ -62,7 +62,7 @@ class LessonController(Controller):
         w = self.whatif() if target is not None and self.attack.attackers else None
         fb = super().resolve_attack()
         if fb.ok and w is not None and target is not None:
-            self.rolled.append((target, int(getattr(w, "odds", w).column)))
+            self.rolled_columns.append((target, int(getattr(w, "odds", w).column)))
         return fb
 
 
@@ -105,7 +105,7 @@ class ExerciseRun:
         c = self.controller
         c.set_game(self._new_game())
         c.bot, c.bot_side = None, None  # the setup plays both sides' steps as written
-        c.refusals, c.rolled = [], []
+        c.refusals, c.rolled_columns = [], []
         for step in self.exercise.setup:
             fb = self.do(step)
             if not fb.ok:
@@ -114,7 +114,7 @@ class ExerciseRun:
         c.bot, c.bot_side = as_bot(passing_opponent, other), other  # then the other side only passes
         c._after_human()  # and answers what is already its to answer (a chit window)
         c.selected, c.stack_hex, c.hover = None, None, None
-        c.refusals, c.rolled = [], []
+        c.refusals, c.rolled_columns = [], []
         self.start_signature = self._signature()
         return c._say(Feedback("info", self.exercise.goal.strip(), tuple(self.exercise.rules)), "game", "selection")
 
@@ -258,7 +258,7 @@ class ExerciseRun:
             return ok, f"{s.units[uid].name} must end in {_either(v.hexes)} ({now})"
         if key == "odds_at_least":
             want = next((i for i, col in enumerate(s.odds_columns) if col.name == v.column), 0)
-            columns = [col for h, col in c.rolled if v.hex is None or h.label == v.hex]
+            columns = [col for h, col in c.rolled_columns if v.hex is None or h.label == v.hex]
             w = c.whatif() if c.attack.defender is not None and c.attack.attackers else None
             on_target = v.hex is None or (c.attack.defender is not None and c.attack.defender.label == v.hex)
             if w is not None and on_target:

@@ -90,7 +90,13 @@ def fit_view(scene_width: float, scene_height: float, width: float, height: floa
 
 
 def focus_view(
-    points: list[Point], scene_width: float, scene_height: float, width: float, height: float, margin: float = 90.0
+    points: list[Point],
+    scene_width: float,
+    scene_height: float,
+    width: float,
+    height: float,
+    margin: float = 90.0,
+    max_zoom: float = 2.0,
 ) -> View:
     """The view that shows ``points`` (scene pixels, e.g. hex centres) with ``margin`` around
     them, as large as fits and never smaller than the whole map (a lesson's corner of the map)."""
@@ -99,7 +105,7 @@ def focus_view(
         return whole
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     x0, x1, y0, y1 = min(xs) - margin, max(xs) + margin, min(ys) - margin, max(ys) + margin
-    z = min(width / (x1 - x0), height / (y1 - y0), 2.0)
+    z = min(width / (x1 - x0), height / (y1 - y0), max_zoom)
     if z <= whole.zoom:
         return whole
     return View(z, width / 2 - (x0 + x1) / 2 * z, height / 2 - (y0 + y1) / 2 * z)

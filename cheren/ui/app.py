@@ -10,6 +10,7 @@ and tests."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Collection
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from cheren.ui.map import MapWidget
 from cheren.ui.rules_panel import RulesPanel
 
 MANY = 8  # more answers than this go into a drop-down list
-PANELS = ("stack", "decision", "attack", "overlays", "analysis", "lines", "chits", "rules", "log", "game")
+PANELS = ("stack", "decision", "attack", "bot", "overlays", "analysis", "lines", "chits", "rules", "log", "game")
 
 
 class App:
@@ -35,14 +36,17 @@ class App:
         seed: int = 1941,
         bot: Bot | None = None,
         bot_side: Side | None = None,
-        width: int = 1000,
-        height: int = 660,
+        width: int = 1080,
+        height: int = 712,
         save_path: str | Path = "cheren-game.json",
         controller: Controller | None = None,
         show: Collection[str] | None = None,
+        autosave: str | Path | None = None,
     ) -> None:
         """``controller``: drive this controller instead of a new one (lesson mode); ``show``:
-        show only these side panels (of :data:`PANELS`; default all)."""
+        show only these side panels (of :data:`PANELS`; default all); ``autosave``: keep the game in
+        this file after every change and take it up again from there (a page reload in Voila
+        starts the notebook afresh, and finds the game where it was)."""
         import ipywidgets as w
 
         if controller is None and game is None:
@@ -112,13 +116,13 @@ class App:
                 description=label,
                 indent=False,
                 disabled=not available,
-                layout=w.Layout(width="160px"),
+                layout=w.Layout(width="auto"),
             )
             box.add_class(f"cheren-overlay-{key}")
             box.observe(lambda change, k=key: self._toggle_overlay(k, change["new"]), "value")
             self.overlay_boxes[key] = box
             boxes.append(box)
-        overlays = w.GridBox(boxes, layout=w.Layout(grid_template_columns="repeat(2, 160px)"))
+        overlays = w.GridBox(boxes, layout=w.Layout(grid_template_columns="repeat(2, minmax(0, 1fr))"))
         self.key = w.HTML()
         self.key.add_class("cheren-key-panel")
         self.chits = w.HTML()
@@ -131,10 +135,36 @@ class App:
         self.mode.observe(self._mode_changed, "value")
         self.analysis = AnalysisPanel(c)
         self.lines = LinesPanel(c)
+        self.bot_list = w.HTML()
+        self.bot_list.add_class("cheren-bot-moves")
+        self.bot_buttons = w.HBox(
+            [
+                self._button("◀", "cheren-bot-prev", lambda: c.step_bot((c.bot_step or 0) - 1)),
+                self._button("▶", "cheren-bot-next", lambda: c.step_bot(0 if c.bot_step is None else c.bot_step + 1)),
+                self._button("All", "cheren-bot-all", lambda: c.step_bot(None)),
+            ]
+        )
         self.path = w.Text(value=str(save_path), description="File", layout=w.Layout(width="300px"))
         self.path.add_class("cheren-save-path")
-        save = self._button("Save", "cheren-save", lambda: c.save(self.path.value))
-        load = self._button("Load", "cheren-load", lambda: c.load(self.path.value))
+        save = self._button("Save", "cheren-save", self.save)
+        self.save_list = w.Dropdown(description="Saved", layout=w.Layout(width="240px"))
+        self.save_list.add_class("cheren-save-list")
+        load = self._button("Load…", "cheren-load", self.ask_load)
+        refresh = self._button("↻", "cheren-save-refresh", self._list_saves)
+        self.confirm_text = w.HTML()
+        self.confirm = w.VBox(
+            [
+                self.confirm_text,
+                w.HBox([
+                    self._button("Yes, load it", "cheren-load-yes", lambda: self.confirm_load(True), style="danger"),
+                    self._button("No, keep this game", "cheren-load-no", lambda: self.confirm_load(False)),
+                ]),
+            ]
+        )
+        self.confirm.add_class("cheren-load-confirm")
+        self.confirm.layout.display = "none"
+        self._save_dir = Path(save_path).parent
+        self._pending_load: Path | None = None
         self.rules = RulesPanel(c)
         shown = set(PANELS if show is None else show)
         unknown = shown - set(PANELS)
@@ -147,10 +177,15 @@ class App:
             "overlays": self._panel("Overlays", [overlays, self.key], "cheren-overlays"),
             "analysis": self._panel("Analysis", [self.analysis.widget], "cheren-analysis-panel"),
             "lines": self._panel("Lines", [self.lines.widget], "cheren-lines-panel"),
+            "bot": self._panel("The bot's last moves", [self.bot_list, self.bot_buttons], "cheren-bot-panel"),
             "chits": self._panel("Chits", [self.chits, self.chit_plays], "cheren-chits"),
             "rules": self._panel("Rules", [self.rules.widget], "cheren-rules-panel"),
             "log": self._panel("Log", [self.log], "cheren-log-box"),
-            "game": self._panel("Game", [self.mode, w.HBox([self.path]), w.HBox([save, load])], "cheren-game"),
+            "game": self._panel(
+                "Game",
+                [self.mode, w.HBox([self.path, save]), w.HBox([self.save_list, refresh, load]), self.confirm],
+                "cheren-game",
+            ),
         }
         side = w.VBox(
             [panel for name, panel in everything.items() if name in shown],
@@ -159,9 +194,24 @@ class App:
         side.add_class("cheren-side-panel")
         body = w.HBox([map_column, side], layout=w.Layout(width="100%", align_items="flex-start"))
         body.add_class("cheren-body")
-        self.widget = w.VBox([w.HTML(panels.CSS), self.status, body], layout=w.Layout(width="100%"))
+        self.body = body
+        self.hint = w.HTML()
+        self.hint.add_class("cheren-hint")
+        self.curtain_text = w.HTML()
+        self.curtain_button = self._button("Show the game", "cheren-reveal", c.reveal, style="primary")
+        self.curtain = w.VBox(
+            [self.curtain_text, self.curtain_button], layout=w.Layout(padding="40px", align_items="center")
+        )
+        self.curtain.add_class("cheren-curtain")
+        self.widget = w.VBox(
+            [w.HTML(panels.CSS), self.status, self.hint, self.curtain, body], layout=w.Layout(width="100%")
+        )
         self.widget.add_class("cheren-app")
+        self.autosave = Path(autosave) if autosave is not None else None
+        if self.autosave is not None:
+            self._restore(self.autosave)
         c.subscribe(self._changed)
+        self._list_saves()
         self._changed({"game", "selection", "feedback", "overlays"})
 
     # -- building blocks -------------------------------------------------------------------
@@ -179,6 +229,81 @@ class App:
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
+
+    # -- saving, loading, autosave -----------------------------------------------------------
+    def save(self) -> Feedback:
+        fb = self.controller.save(self.path.value)
+        self._list_saves()
+        return fb
+
+    def save_files(self) -> list[Path]:
+        """The game saves next to the save path, newest first (the autosave among them)."""
+        folder = self._save_dir if str(self._save_dir) else Path(".")
+        try:
+            files = [f for f in folder.glob("*.json") if f.is_file()]
+        except OSError:
+            return []
+        return sorted(files, key=lambda f: (-f.stat().st_mtime, f.name))
+
+    def _list_saves(self) -> None:
+        files = self.save_files()
+        current = self.save_list.value
+        self.save_list.options = [(f.name, str(f)) for f in files]
+        values = [str(f) for f in files]
+        self.save_list.value = current if current in values else (values[0] if values else None)
+        self.save_list.disabled = not files
+
+    def ask_load(self, path: str | Path | None = None) -> None:
+        """Load asks first: the game on the map would be replaced."""
+        chosen = path if path is not None else self.save_list.value
+        if not chosen:
+            self.controller._say(Feedback("refused", "No saved game here to load: Save one first."))
+            return
+        self._pending_load = Path(chosen)
+        g = self.controller.game
+        self.confirm_text.value = (
+            f"<div>Replace the game on the map ({panels.esc(g.status())}, {len(g.log)} actions) with "
+            f"<b>{panels.esc(self._pending_load.name)}</b>? Save it first if you want to keep it.</div>"
+        )
+        self.confirm.layout.display = "flex"
+
+    def confirm_load(self, yes: bool) -> Feedback | None:
+        target, self._pending_load = self._pending_load, None
+        self.confirm.layout.display = "none"
+        if not yes or target is None:
+            return self.controller._say(Feedback("info", "Kept the game on the map."))
+        return self.controller.load(target)
+
+    def _restore(self, path: Path) -> None:
+        c = self.controller
+        if not path.exists():
+            return
+        from cheren.game_saves import load_study
+        from cheren.saves import SaveError
+
+        try:
+            study = load_study(path, c.scenario)
+        except SaveError as exc:
+            # never lose it: keep the unreadable file aside and start afresh
+            aside = path.with_name(f"{path.stem}.unreadable-{int(time.time())}{path.suffix}")
+            path.rename(aside)
+            c._say(Feedback("refused", f"The autosaved game could not be read ({exc}); it is kept as {aside.name}."))
+            return
+        c.set_game(study.game)
+        c.study = study
+        c._shown_side = study.game.acting.enemy  # whoever reloaded, the hands stay hidden until asked
+        c._say(Feedback("ok", f"Took up the game where it was: {study.game.status()} (autosaved in {path.name})."))
+
+    def _autosave(self) -> None:
+        if self.autosave is None:
+            return
+        from cheren.game_saves import dumps_game
+        from cheren.outputs import write_output
+
+        try:
+            write_output(self.autosave, dumps_game(self.controller.study))
+        except OSError as exc:
+            self.controller.feedback = Feedback("refused", f"Autosave to {self.autosave} failed: {exc}")
 
     # -- callbacks -------------------------------------------------------------------------
     def _toggle_overlay(self, key: str, on: bool) -> None:
@@ -233,6 +358,7 @@ class App:
         if what & {"game", "selection"}:
             self._stack()
         if "game" in what:
+            self._autosave()
             self.status.value = panels.status_html(c)
             self.undo_button.disabled = not c.game.can_undo()
             self.redo_button.disabled = not c.game.can_redo()
@@ -250,6 +376,11 @@ class App:
             self.key.value = panels.key_html(c)
         if "feedback" in what:
             self.feedback.value = panels.feedback_html(c.feedback)
+        if what & {"game", "selection", "feedback"}:
+            self.hint.value = f'<div class="cheren-hint-line">{panels.esc(c.phase_hint())}</div>'
+            self._curtain()
+        if what & {"game", "overlays"}:
+            self._bot_moves()
 
     def _stack(self) -> None:
         w, c = self._w, self.controller
@@ -292,6 +423,33 @@ class App:
                 )
             )
         self.units.children = rows
+
+    def _curtain(self) -> None:
+        """Hot-seat: between the two players' turns, the game is hidden until the next player
+        says it is at the screen, so one side's hand is never shown to the other."""
+        side = self.controller.curtain
+        if side is None:
+            self.curtain.layout.display = "none"
+            self.body.layout.display = "flex"
+            return
+        self.curtain_text.value = (
+            f"<h3>Hand over to the {panels.esc(side.adjective)} player</h3>"
+            "<p>The game is hidden so that neither player sees the other's chits.</p>"
+        )
+        self.curtain_button.description = f"I am the {side.adjective} player: show the game"
+        self.curtain.layout.display = "flex"
+        self.body.layout.display = "none"
+
+    def _bot_moves(self) -> None:
+        c = self.controller
+        rows = []
+        for i, m in enumerate(c.bot_moves):
+            on = ' class="on"' if c.bot_step == i else ""
+            why = f"<br><small>{panels.esc(m.reason)}</small>" if m.reason else ""
+            rows.append(f"<li{on}>{panels.esc(m.text)}{why}</li>")
+        empty = "<small>The bot has not moved since your last action.</small>" if c.bot is not None else (
+            "<small>Hot-seat: no bot.</small>")
+        self.bot_list.value = f'<ol class="cheren-bot-list">{"".join(rows)}</ol>' if rows else empty
 
     def _chit_plays(self) -> None:
         """A row per chit the acting side may play now: its targets by name, and Play."""
@@ -350,7 +508,21 @@ class App:
         self.attack_panel.layout.display = "flex" if combat else "none"
         if not combat:
             return
-        self.odds.value = panels.odds_html(c.whatif())
+        waiting = c.waiting_attack()
+        if waiting is not None and c.attack.defender is None:
+            target, attackers, whatif, chits = waiting
+            names = ", ".join(c.name(u) for u in attackers)
+            plays = "".join(f"<li>{panels.esc(x)}</li>" for x in chits)
+            self.odds.value = (
+                f'<div class="cheren-waiting"><b>Rolled</b>: {panels.esc(names)} against {target.label}. The die waits '
+                f"for the chit window (5.1); a chit played now changes these odds:<ul>{plays}</ul></div>"
+                + panels.odds_html(whatif)
+            )
+        else:
+            self.odds.value = panels.attackers_html(c) + panels.odds_html(c.whatif())
+        why = c.air_refusal()
+        self.air.disabled = why is not None
+        self.air.tooltip = f"Not now: {why.reason} (11.3)" if why is not None else "Add the air unit's 1 strength point"
         if self.air.value != c.attack.air:
             self.air.value = c.attack.air
 

@@ -66,7 +66,15 @@ CSS = """
 .cheren-map, .cheren-map:focus { outline: none; cursor: pointer; }
 .cheren-toolbar { gap: 2px; }
 .cheren-toolbar button { min-width: 30px; }
-.cheren-body { gap: 8px; }
+.cheren-body { gap: 8px; flex-wrap: wrap; }
+.cheren-body > .cheren-side-panel { flex: 1 1 330px !important; }
+.cheren-body > .widget-vbox:first-child { flex: 999 1 620px !important; }
+.cheren-app .widget-button { flex-shrink: 0; overflow: visible; }
+.cheren-side-panel .widget-hbox { flex-wrap: wrap; gap: 2px; }
+.cheren-side-panel .widget-checkbox label { white-space: normal; overflow: visible; }
+.cheren-toolbar { flex-wrap: nowrap; }
+.cheren-hint-line { padding: 2px 6px; color: #4a3f2f; }
+.cheren-curtain { background: #2d2418; color: #f4efe1; border-radius: 6px; }
 </style>
 """
 
@@ -191,7 +199,8 @@ def chits_html(c: Controller) -> str:
     acting = c.game.acting
     rows = []
     for side in (Side.ALLIED, Side.ITALIAN):
-        visible = c.chits_visible(side) if side is acting and (c.bot_side is None or side is not c.bot_side) else None
+        mine = side is acting and (c.bot_side is None or side is not c.bot_side) and c.curtain is None
+        visible = c.chits_visible(side) if mine else None
         if visible and c.chits_hook is not None:  # the hook decides what the side sees, and names it
             names = ", ".join(esc(v) for v in visible)
             rows.append(f"<div><b>{side.adjective}</b> ({counts.get(side, 0)}): {names}</div>")
@@ -251,6 +260,21 @@ def key_html(c: Controller) -> str:
         for t in c.scenario.terrain_key.terrain
     )
     return f'<div class="cheren-key">{"".join(rows)}<div class="terrains">{terrain}</div></div>'
+
+
+def attackers_html(c: Controller) -> str:
+    """The attack being lined up: the defending hex and every attacker, by name."""
+    a = c.attack
+    if a.defender is None:
+        return ""
+    def where(uid: str) -> str:
+        h = c.position.units[uid].hex
+        return h.label if h is not None else "-"
+
+    names = ", ".join(f"{c.name(u)} ({where(u)})" for u in a.attackers) or "none yet: click your stacks next to it"
+    air = " + air support" if a.air else ""
+    return (f'<div class="cheren-attackers"><b>Defender</b>: {a.defender.label} · <b>Attackers</b>: '
+            f"{esc(names)}{air}</div>")
 
 
 def odds_html(whatif: Any) -> str:

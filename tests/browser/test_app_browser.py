@@ -8,6 +8,7 @@ the scenario, the fit-to-view transform of :mod:`cheren.render.canvas`)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 import uuid
@@ -126,6 +127,12 @@ def pass_decisions(page: Any, *, until: str, log: str = "") -> None:
     log shows ``log``.  Other decisions (a retreat) take their first answer."""
     deadline = time.monotonic() + TIMEOUT_MS / 1000
     while time.monotonic() < deadline:
+        reveal = page.locator(".cheren-reveal:visible")
+        if reveal.count():  # hot-seat: the next player is at the screen
+            # the curtain may be going away already: look again rather than wait on it
+            with contextlib.suppress(PlaywrightTimeout):
+                reveal.first.click(timeout=2_000)
+            continue
         decision = page.locator(".cheren-decision")
         if decision.is_visible():
             prompt = page.locator(".cheren-decision").inner_text()
@@ -226,9 +233,10 @@ def test_voila_paints_the_map_and_plays_a_move(page: Any, voila_url: str, reques
         arg=[CANVAS, *m.at(other, 0.6, 0.0), other_before],
         timeout=TIMEOUT_MS,
     )
-    # an illegal click explains itself with the rule
-    m.click(H("3207"))
+    # a click on a hex the unit cannot reach is no move: it explains itself with the rule and deselects
+    m.click(H("1505"))
     page.wait_for_selector(".cheren-feedback .cheren-msg.refused .cheren-rule", timeout=TIMEOUT_MS)
+    expect(page.locator(".cheren-selected")).to_have_attribute("data-unit", "")
     assert not request.node.page_errors, request.node.page_errors
 
 

@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from cheren.hexes import Hex
 from cheren.lessons import ExerciseRun, load_lesson
 from cheren.render.canvas import focus_view
+from cheren.ui.map import PIXEL_RATIO
 from tests.browser.conftest import TIMEOUT_MS
 from tests.browser.test_positions_browser import SIZE, Canvas
 
@@ -31,7 +32,7 @@ def lesson_canvas(page: Any, run: ExerciseRun) -> Canvas:
     canvas.page, canvas.sel, canvas.scene = page, CANVAS, scene
     canvas.css, width, height = page.evaluate(SIZE, CANVAS)
     points = [scene.layout.to_pixel(h) for h in run.focus_hexes()]
-    canvas.view = focus_view(points, scene.width, scene.height, width, height)
+    canvas.view = focus_view(points, scene.width, scene.height, width, height, max_zoom=2.0 * PIXEL_RATIO)
     return canvas
 
 
