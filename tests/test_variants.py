@@ -225,3 +225,14 @@ def test_the_what_if_panel_shows_the_modifiers() -> None:
     game = board(PLACES, variants=(DIE_MODIFIERS,))
     html = panels.odds_html(what_if(game.position, proposed("0609", ("ind_10", "fa_28", "sdf_mmg_1"))))
     assert "die-roll modifiers (variant)" in html and "artillery (Allied) +1" in html
+
+
+def test_the_apps_game_panel_starts_a_game_with_the_ticked_rules() -> None:
+    from cheren.ui.app import App
+
+    app = App(Game(SCENARIO, seed=3))
+    app.variant_boxes[DIE_MODIFIERS].value = True
+    fb = app.new_game()
+    assert app.controller.game.scenario.variants == {DIE_MODIFIERS}
+    assert app.controller.position.scenario.variants == {DIE_MODIFIERS}
+    assert "die-modifiers" in fb.text
