@@ -236,3 +236,16 @@ def test_the_apps_game_panel_starts_a_game_with_the_ticked_rules() -> None:
     assert app.controller.game.scenario.variants == {DIE_MODIFIERS}
     assert app.controller.position.scenario.variants == {DIE_MODIFIERS}
     assert "die-modifiers" in fb.text
+
+
+def test_the_what_if_names_ranged_guns_and_the_missing_push() -> None:
+    from cheren.analysis.combat import Choices
+
+    ranged = board(RANGE, variants=(ARTILLERY_RANGE,))
+    wi = what_if(ranged.position, proposed("0609", ("ind_10", "fa_28")))
+    assert any("28 Fd RA fires from two hexes away (0408" in n for n in wi.notes)
+    pushing = Choices(defender_retreats=False, attacker_pushes=True)
+    standard = what_if(board(PUSH).position, proposed("0609", ("ind_10",)), choices=pushing)
+    final = what_if(board(PUSH, variants=(LOSSES_STAND,)).position, proposed("0609", ("ind_10",)), choices=pushing)
+    assert any(o.pushes for o in standard.distribution) and not any(o.pushes for o in final.distribution)
+    assert any("losses-stand" in n for n in final.notes)
