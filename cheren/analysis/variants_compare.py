@@ -67,6 +67,13 @@ class VariantComparison:
         base = {r.seed: r.winner for r in self.standard.results}
         return sum(base.get(r.seed) != r.winner for r in rule_set.results)
 
+    def swings(self, rule_set: RuleSet) -> tuple[int, int]:
+        """Paired games whose winner went from the Allies to the Italians, and the other way."""
+        base = {r.seed: r.winner for r in self.standard.results}
+        to_italy = sum(base.get(r.seed) == "allied" and r.winner == "italian" for r in rule_set.results)
+        to_allies = sum(base.get(r.seed) == "italian" and r.winner == "allied" for r in rule_set.results)
+        return to_italy, to_allies
+
 
 def compare_variants(
     names: Iterable[str] | None = None,
@@ -106,7 +113,11 @@ def report_markdown(c: VariantComparison, chart: str | None = None) -> str:
         a, alo, ahi = s.share("allied")
         d, _, _ = s.share("draw")
         i, ilo, ihi = s.share("italian")
-        changed = "" if s is c.standard else f"{c.changed_winner(s)} of {s.games}"
+        if s is c.standard:
+            changed = ""
+        else:
+            to_italy, to_allies = c.swings(s)
+            changed = f"{c.changed_winner(s)} of {s.games} ({to_italy} to Italian, {to_allies} to Allied)"
         lines.append(
             f"| {s.name} | {_pct(a)} ({_pct(alo)}-{_pct(ahi)}) | {_pct(d)} | {_pct(i)} ({_pct(ilo)}-{_pct(ihi)}) "
             f"| {s.median_vp:g} | {s.mean_steps('allied'):.1f} | {s.mean_steps('italian'):.1f} | {changed} |"
