@@ -106,6 +106,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from cheren.cluster import dask_executor
     from cheren.simulate import FailedGame, Run, SimulationInterrupted, read_run, simulate, summary, write_results
 
+    _budgeted(args)
     _check_bots(args.allied, args.italian)
     _check_count("--games", args.games, 1)
     _check_jobs(args.jobs)
@@ -172,6 +173,9 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     from cheren.analysis.report import analyse
     from cheren.positions import open_position
 
+    if args.bot:
+        args.allied = args.italian = args.bot
+    _budgeted(args)
     _check_bots(args.allied, args.italian)
     _check_count("--games", args.games, 0)
     _check_jobs(args.jobs)
@@ -207,11 +211,25 @@ class UsageError(ValueError):
 
 
 def _check_bots(*names: str) -> None:
-    from cheren.bots import BOTS
+    from cheren.bots import make_bot
 
     for name in names:
-        if name not in BOTS:
-            raise UsageError(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}")
+        try:
+            make_bot(name, 0)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+
+
+def _budgeted(args: argparse.Namespace) -> None:
+    """--budget N: the look-ahead bots on either side weigh N plans a Movement phase."""
+    budget = getattr(args, "budget", None)
+    if budget is None:
+        return
+    if budget < 1:
+        raise UsageError(f"--budget must be 1 or more, not {budget}")
+    for attr in ("allied", "italian"):
+        if getattr(args, attr) == "lookahead":
+            setattr(args, attr, f"lookahead:{budget}")
 
 
 def _check_variants(names: list[str] | None) -> list[str]:
@@ -349,6 +367,8 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--games", type=int, default=0, help="play the position out this many times (default 0)")
     an.add_argument("--allied", default="heuristic", help="bot for the Allies in the play-outs")
     an.add_argument("--italian", default="heuristic", help="bot for the Italians in the play-outs")
+    an.add_argument("--bot", default=None, help="the bot for both sides in the play-outs (heuristic, lookahead)")
+    an.add_argument("--budget", type=int, default=None, help="plans the lookahead bot weighs per Movement phase")
     an.add_argument("--seed", type=int, default=0, help="the play-outs' seed: same seed, same play-outs")
     an.add_argument("--jobs", type=int, default=1, help="worker processes for the play-outs (default 1)")
     an.add_argument("--out", help="write the report and the play-outs' statistics here as JSON")
@@ -375,6 +395,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "interrupted sweep writes one); the games already there are kept")
     sim.add_argument("--logs", action="store_true", help="keep each game's action log in the JSON (for replay)")
     sim.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
+    sim.add_argument("--budget", type=int, default=None,
+                     help="plans the lookahead bot weighs per Movement phase (default 6; more: stronger, slower)")
     sim.add_argument("--variant", action="append", metavar="NAME",
                      help="switch an optional rule on (repeatable; `cheren variants` lists them)")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
