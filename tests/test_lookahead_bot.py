@@ -130,3 +130,17 @@ def test_it_explains_its_choice_with_the_plans_it_weighed() -> None:
     choice = bot.choose(SideSeat(game, Side.ITALIAN))
     assert len(bot.last_candidates) == 3
     assert "chose plan" in choice.reason and "weighed plan" in choice.reason and "Allied VP" in choice.reason
+
+
+def test_analysis_plays_out_with_the_bot_and_budget_it_is_given(capsys: pytest.CaptureFixture[str]) -> None:
+    from cheren.analysis.evaluate import bot_label, evaluate
+    from cheren.cli import main
+    from cheren.positions import load_position
+
+    assert bot_label("lookahead") == "lookahead (6 plans per Movement phase)"
+    assert bot_label("lookahead:12") == "lookahead (12 plans per Movement phase)"
+    ev = evaluate(load_position("massaua", S), 2, allied="lookahead:2", italian="heuristic", seed=1)
+    assert "lookahead (2 plans per Movement phase) (Allies)" in ev.explain()
+    assert main(["analyse", "massaua", "--games", "2", "--bot", "lookahead", "--budget", "2", "--quiet"]) == 0
+    assert "lookahead (2 plans per Movement phase)" in capsys.readouterr().out
+    assert main(["simulate", "--games", "1", "--allied", "lookahead", "--budget", "0", "--quiet"]) == 2
