@@ -217,7 +217,6 @@ def supply_cuts(position: Position, side: Side, reach: dict[str, frozenset[Hex]]
             cut = [uid for uid in sorted(supplied) if uid not in out and uid in after and not after[uid].supplied]
             if not cut:
                 continue
-            why = check_side(trial, side, explain=True)
             for uid in cut:
-                out[uid] = SupplyCut(uid, by, h, why[uid].explain())
+                out[uid] = SupplyCut(uid, by, h, unit_supply(trial, uid, explain=True).explain())
     return sorted(out.values(), key=lambda c: (c.at, c.unit))

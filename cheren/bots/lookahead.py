@@ -152,6 +152,8 @@ class LookaheadBot:
             exposed = self._exposure(left[c.index], seat.side)
             if exposed:
                 candidates[i] = (Candidate(c.index, c.moves, c.value - 0.3 * exposed, c.vp, c.steps, c.marked), moves)
+            else:
+                break  # the best plan leaves nothing to cut: no need to look at the next one
         best, plan = max(candidates, key=lambda c: (c[0].value, -c[0].index))
         candidates.sort(key=lambda c: c[0].index)
         self.last_candidates = [c for c, _ in candidates]
@@ -180,7 +182,7 @@ class LookaheadBot:
     ) -> tuple[list[Action], tuple[float, int, int, int]]:
         """Play ``first``, then the planner's movement, then everything to the start of our next
         Movement phase (both sides heuristic), and evaluate that position."""
-        game = Game.from_position(start.copy(), seed=dice_seed)
+        game = Game.from_position(start, seed=dice_seed)  # it plays on a copy of its own
         for action in first or ():
             while game.pending is not None and game.acting is not side:  # the enemy's chit window first
                 game.apply(HeuristicBot(dice_seed % 2**31).choose(SideSeat(game, game.acting)).action)
