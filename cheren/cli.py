@@ -396,7 +396,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--logs", action="store_true", help="keep each game's action log in the JSON (for replay)")
     sim.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
     sim.add_argument("--budget", type=int, default=None,
-                     help="plans the lookahead bot weighs per Movement phase (default 4; more: slower)")
+                     help="plans the lookahead bot weighs per Movement phase (default 8; fewer: faster, weaker)")
     sim.add_argument("--variant", action="append", metavar="NAME",
                      help="switch an optional rule on (repeatable; `cheren variants` lists them)")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")

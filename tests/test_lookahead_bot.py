@@ -137,7 +137,7 @@ def test_analysis_plays_out_with_the_bot_and_budget_it_is_given(capsys: pytest.C
     from cheren.cli import main
     from cheren.positions import load_position
 
-    assert bot_label("lookahead") == "lookahead (4 plans per Movement phase)"
+    assert bot_label("lookahead") == "lookahead (8 plans per Movement phase)"
     assert bot_label("lookahead:12") == "lookahead (12 plans per Movement phase)"
     ev = evaluate(load_position("massaua", S), 2, allied="lookahead:2", italian="heuristic", seed=1)
     assert "lookahead (2 plans per Movement phase) (Allies)" in ev.explain()

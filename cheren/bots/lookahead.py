@@ -29,7 +29,7 @@ from cheren.scenario.models import Phase, Side
 from cheren.state import Position, chit_instances
 from cheren.views import SideSeat, chit_view
 
-DEFAULT_BUDGET = 4
+DEFAULT_BUDGET = 8
 TIE_BREAKS = (0.0, 0.4, 0.8, 1.5, 2.5, 4.0)  # how far each candidate plan strays from the heuristic's
 PLAYOUT_LIMIT = 3000  # actions: a play-out that runs away is cut short
 
