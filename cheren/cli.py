@@ -106,9 +106,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     from cheren.cluster import dask_executor
     from cheren.simulate import FailedGame, Run, SimulationInterrupted, read_run, simulate, summary, write_results
 
+    _budgeted(args)
     _check_bots(args.allied, args.italian)
     _check_count("--games", args.games, 1)
     _check_jobs(args.jobs)
+    variants = _check_variants(args.variant)
     if args.batch is not None:
         _check_count("--batch", args.batch, 1)
     done: list[Any] = []
@@ -122,6 +124,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             if getattr(run, name) != mine and mine != _DEFAULTS[name]:
                 raise UsageError(f"--resume: the file's run has {name} {getattr(run, name)!r}, not {mine!r}")
         args.games, args.seed, args.allied, args.italian = run.games, run.seed, run.allied, run.italian
+        if variants and sorted(variants) != sorted(run.variants):
+            raise UsageError(f"--resume: the file's run has variants {run.variants!r}, not {sorted(variants)!r}")
+        variants = list(run.variants)
         failed_before = run.failed
     out = args.out or args.resume
     if out:
@@ -134,7 +139,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             results = simulate(
                 args.games, args.seed, args.allied, args.italian, executor=executor, jobs=args.jobs,
                 scenario_dir=args.scenario, keep_log=args.logs, progress=not args.quiet, batch=args.batch,
-                only=todo, failed=failed,
+                only=todo, failed=failed, variants=variants,
             )
         except SimulationInterrupted as stop:
             results, failed, interrupted = stop.results, stop.failed, True
@@ -142,7 +147,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     failed = sorted([*failed_before, *failed], key=lambda f: f.index)
     partial = interrupted or len(results) + len(failed) < args.games
     if out:
-        run = Run(args.games, args.seed, args.allied, args.italian, args.logs, partial, failed)
+        run = Run(args.games, args.seed, args.allied, args.italian, args.logs, partial, failed, sorted(variants))
         write_results(results, out, run)
         if out != STDOUT:
             print(f"wrote {len(results)} games to {out}" + (" (partial: --resume it to finish)" if partial else ""),
@@ -168,6 +173,9 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     from cheren.analysis.report import analyse
     from cheren.positions import open_position
 
+    if args.bot:
+        args.allied = args.italian = args.bot
+    _budgeted(args)
     _check_bots(args.allied, args.italian)
     _check_count("--games", args.games, 0)
     _check_jobs(args.jobs)
@@ -203,11 +211,76 @@ class UsageError(ValueError):
 
 
 def _check_bots(*names: str) -> None:
-    from cheren.bots import BOTS
+    from cheren.bots import make_bot
 
     for name in names:
-        if name not in BOTS:
-            raise UsageError(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}")
+        try:
+            make_bot(name, 0)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+
+
+def _budgeted(args: argparse.Namespace) -> None:
+    """--budget N: the look-ahead bots on either side weigh N plans a Movement phase."""
+    budget = getattr(args, "budget", None)
+    if budget is None:
+        return
+    if budget < 1:
+        raise UsageError(f"--budget must be 1 or more, not {budget}")
+    for attr in ("allied", "italian"):
+        if getattr(args, attr) == "lookahead":
+            setattr(args, attr, f"lookahead:{budget}")
+
+
+def _check_variants(names: list[str] | None) -> list[str]:
+    from cheren.variants import VariantError, check_variants
+
+    try:
+        return sorted(check_variants(names or [], "--variant"))
+    except VariantError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _cmd_variants(args: argparse.Namespace) -> int:
+    from cheren.variants import VARIANTS
+
+    if args.name:
+        v = VARIANTS.get(args.name)
+        if v is None:
+            raise UsageError(f"unknown variant {args.name!r}; known: {', '.join(VARIANTS)}")
+        print(f"{v.name}: {v.title}\n  changes rules {', '.join(v.rules)}; from {v.source}\n\n{v.text}")
+        return 0
+    print("Optional rules (switch on with Game(..., variants=[...]), scenario.yaml's variants: or --variant):")
+    for v in VARIANTS.values():
+        print(f"  {v.name:16s} {v.summary} (rules {', '.join(v.rules)})")
+    return 0
+
+
+def _cmd_compare_variants(args: argparse.Namespace) -> int:
+    from cheren.analysis.variants_compare import compare_variants, report_markdown
+
+    _check_bots(args.allied, args.italian)
+    _check_count("--games", args.games, 1)
+    _check_jobs(args.jobs)
+    names = _check_variants(args.variant) or None
+    for target in (args.out, args.chart):
+        if target:
+            check_output(target, force=args.force)
+    comparison = compare_variants(names, games=args.games, seed=args.seed, allied=args.allied,
+                                  italian=args.italian, jobs=args.jobs, progress=not args.quiet,
+                                  scenario_dir=args.scenario)
+    text = report_markdown(comparison, chart=args.chart)
+    if args.chart:
+        from cheren.analysis.variants_compare import write_chart
+
+        write_chart(comparison, args.chart)
+    if args.out:
+        write_output(args.out, text)
+        if args.out != STDOUT:
+            print(f"wrote {args.out}", file=sys.stderr)
+    else:
+        print(text)
+    return 0
 
 
 def _check_count(flag: str, value: int, least: int) -> None:
@@ -294,6 +367,8 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--games", type=int, default=0, help="play the position out this many times (default 0)")
     an.add_argument("--allied", default="heuristic", help="bot for the Allies in the play-outs")
     an.add_argument("--italian", default="heuristic", help="bot for the Italians in the play-outs")
+    an.add_argument("--bot", default=None, help="the bot for both sides in the play-outs (heuristic, lookahead)")
+    an.add_argument("--budget", type=int, default=None, help="plans the lookahead bot weighs per Movement phase")
     an.add_argument("--seed", type=int, default=0, help="the play-outs' seed: same seed, same play-outs")
     an.add_argument("--jobs", type=int, default=1, help="worker processes for the play-outs (default 1)")
     an.add_argument("--out", help="write the report and the play-outs' statistics here as JSON")
@@ -320,8 +395,31 @@ def build_parser() -> argparse.ArgumentParser:
                      "interrupted sweep writes one); the games already there are kept")
     sim.add_argument("--logs", action="store_true", help="keep each game's action log in the JSON (for replay)")
     sim.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
+    sim.add_argument("--budget", type=int, default=None,
+                     help="plans the lookahead bot weighs per Movement phase (default 8; fewer: faster, weaker)")
+    sim.add_argument("--variant", action="append", metavar="NAME",
+                     help="switch an optional rule on (repeatable; `cheren variants` lists them)")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(func=_cmd_simulate)
+
+    va = sub.add_parser("variants", help="list the optional rules (variants), or show one")
+    va.add_argument("name", nargs="?", help="a variant to show in full")
+    va.set_defaults(func=_cmd_variants)
+
+    cv = sub.add_parser("compare-variants",
+                        help="play each optional rule against the standard rules on the same seeds and compare")
+    cv.add_argument("--variant", action="append", metavar="NAME", help="a variant to compare (default: all)")
+    cv.add_argument("--games", type=int, default=200, help="games per rule set (default 200)")
+    cv.add_argument("--seed", type=int, default=0, help="the run's seed: every rule set plays the same seeds")
+    cv.add_argument("--allied", default="heuristic", help="bot for the Allies (default heuristic)")
+    cv.add_argument("--italian", default="heuristic", help="bot for the Italians (default heuristic)")
+    cv.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    cv.add_argument("--out", help="write the report (Markdown) here instead of standard output")
+    cv.add_argument("--chart", help="write the chart (PNG) here (needs the analysis extra: matplotlib)")
+    cv.add_argument("--force", action="store_true", help="replace --out and --chart if they exist")
+    cv.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
+    cv.add_argument("--quiet", action="store_true", help="no progress bar")
+    cv.set_defaults(func=_cmd_compare_variants)
     return parser
 
 

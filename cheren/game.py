@@ -99,7 +99,20 @@ class _Snapshot(NamedTuple):
 
 
 class Game:
-    def __init__(self, scenario: Scenario, seed: int = 0, position: Position | None = None) -> None:
+    def __init__(
+        self,
+        scenario: Scenario,
+        seed: int = 0,
+        position: Position | None = None,
+        *,
+        variants: Iterable[str] | None = None,
+    ) -> None:
+        """``variants``: the optional rules on for this game (cheren.variants); default: those the
+        scenario (or the position's scenario) has on."""
+        if variants is not None:
+            scenario = scenario.with_variants(variants)
+        if position is not None and position.scenario.variants != scenario.variants:
+            position.scenario = scenario  # the rules read the variants from the position's scenario
         self.scenario = scenario
         self.seed = seed
         self.position = position if position is not None else initial_position(scenario, seed)
@@ -268,7 +281,12 @@ class Game:
 
     @classmethod
     def from_position(
-        cls, position: Position | str | Path, scenario: Scenario | None = None, seed: int | None = None
+        cls,
+        position: Position | str | Path,
+        scenario: Scenario | None = None,
+        seed: int | None = None,
+        *,
+        variants: Iterable[str] | None = None,
     ) -> Game:
         """A game that starts from a position: a :class:`Position`, or anything
         :func:`cheren.positions.load_position` opens (a library name such as ``"agordat"``, a
@@ -281,7 +299,7 @@ class Game:
         start = position.copy()
         if seed is not None:
             start.dice = Dice(seed)
-        return cls(start.scenario, start.dice.seed, start)
+        return cls(start.scenario, start.dice.seed, start, variants=variants)
 
     @classmethod
     def replay(

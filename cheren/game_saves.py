@@ -36,6 +36,8 @@ def game_to_dict(game: Game | Study) -> dict[str, Any]:
         "actions": [a.to_json() for a in current.actions()],
         "final": position_to_dict(current.position),
     }
+    if current.scenario.variants:  # only then: saves of the standard rules stay as they were
+        out["variants"] = sorted(current.scenario.variants)
     if study is not None:
         out["tree"] = study.to_json()
     return out
@@ -79,6 +81,15 @@ def loads_study(text: str, scenario: Scenario, source: str = "<game>") -> Study:
     seed = raw["seed"]
     if type(seed) is not int or not 0 <= seed < 2**63:
         raise SaveError(f"{source}: seed: must be a whole number from 0 to 2^63 - 1")
+    variants = raw.get("variants", [])
+    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+        raise SaveError(f"{source}: variants: must be a list of variant names")
+    from cheren.variants import VariantError
+
+    try:
+        scenario = scenario.with_variants(variants)
+    except VariantError as exc:
+        raise SaveError(f"{source}: {exc}") from None
     start = loads(json.dumps(raw["start"]), scenario, source=f"{source}: start")
     if not isinstance(raw["actions"], list):
         raise SaveError(f"{source}: actions: must be a list")

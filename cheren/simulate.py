@@ -28,6 +28,7 @@ from cheren.game import Game
 from cheren.progress import Progress, game_progress, plain_progress
 from cheren.scenario import Scenario, Side, load_scenario
 from cheren.state import Position, Status, chit_key
+from cheren.variants import check_variants
 from cheren.views import SideSeat
 
 _SCENARIOS: dict[str, Scenario] = {}
@@ -57,6 +58,7 @@ class GameResult:
     # steps lost by cause ("stacking" 3.1, "attrition" 12.6, "combat" 8.1/11.x, "other"), per side
     losses: dict[str, dict[str, int]] = field(default_factory=dict)
     first_turn: int = 1  # the turn play started in (``control`` holds one entry per turn from it)
+    variants: list[str] = field(default_factory=list)  # the optional rules on (cheren.variants)
 
 
 def loss_cause(first_rule: str) -> str:
@@ -102,6 +104,7 @@ def play_game(
     start: str | None = None,
     plan: list[dict[str, Any]] | None = None,
     viewer: str | None = None,
+    variants: tuple[str, ...] = (),
 ) -> GameResult:
     """One whole game; the same arguments always give the same result.
 
@@ -110,6 +113,8 @@ def play_game(
     cannot see (:func:`redeal_hidden`); ``plan`` (actions as JSON) is applied through the gate
     before the bots take over."""
     s = _scenario(scenario_dir)
+    if variants:  # optional rules (cheren.variants) on top of the scenario's own
+        s = s.with_variants(set(s.variants) | set(variants))
     if start is None:
         game = Game(s, seed=seed)
     else:
@@ -158,6 +163,7 @@ def play_game(
         log=[a.to_json() for a in game.actions()] if keep_log else None,
         losses=step_losses(game),
         first_turn=first_turn,
+        variants=sorted(s.variants),
     )
 
 
@@ -176,7 +182,9 @@ def redeal_hidden(position: Position, viewer: Side, rng: random.Random) -> None:
     c.cup = sorted(x for x in unseen if x not in hand)
 
 
-Task = tuple[int, int, str, str, str | None, bool, str | None, list[dict[str, Any]] | None, str | None]
+Task = tuple[
+    int, int, str, str, str | None, bool, str | None, list[dict[str, Any]] | None, str | None, tuple[str, ...]
+]
 
 
 @dataclass
@@ -233,6 +241,7 @@ def simulate(
     on_result: Callable[[GameResult], None] | None = None,
     only: Iterable[int] | None = None,
     failed: list[FailedGame] | None = None,
+    variants: Iterable[str] = (),
 ) -> list[GameResult]:
     """Play ``games`` games and return their results in game order.
 
@@ -250,12 +259,13 @@ def simulate(
         with game_progress(games) as bar:
             return simulate(games, seed, allied, italian, executor=executor, jobs=jobs, scenario_dir=scenario_dir,
                             keep_log=keep_log, progress=bar, batch=batch, start=start, plan=plan, viewer=viewer,
-                            on_result=on_result, only=only, failed=failed)
+                            on_result=on_result, only=only, failed=failed, variants=variants)
     report = progress if callable(progress) else None
     seeds = game_seeds(seed, games)
     wanted = set(range(games)) if only is None else {i for i in only if 0 <= i < games}
+    chosen = tuple(sorted(check_variants(variants)))
     tasks: list[Task] = [
-        (i, sd, allied, italian, scenario_dir, keep_log, start, plan, viewer) for i, sd in enumerate(seeds)
+        (i, sd, allied, italian, scenario_dir, keep_log, start, plan, viewer, chosen) for i, sd in enumerate(seeds)
         if i in wanted
     ]
     results: list[GameResult] = []
@@ -434,6 +444,7 @@ class Run:
     keep_log: bool = False
     partial: bool = False
     failed: list[FailedGame] = field(default_factory=list)
+    variants: list[str] = field(default_factory=list)
 
 
 def results_json(results: list[GameResult], run: Run | None = None) -> str:

@@ -31,6 +31,7 @@ from cheren.rules.retreat import retreat_options
 from cheren.rules.stacking import stack_value
 from cheren.scenario.models import CombatResult
 from cheren.state import Position, chit_key
+from cheren.variants import push_allowed
 
 SIXTH = Fraction(1, 6)
 
@@ -265,6 +266,14 @@ def what_if(
     notes = []
     if options.possible and all(_overstacks(position, defenders, h) for h in options.hexes):
         notes.append("every retreat hex would be over-stacked: the steps 3.1 removes there are not counted")
+    for uid in attackers:
+        where = position.units[uid].hex
+        if where is not None and not where.is_adjacent(target):
+            name = position.scenario.units[uid].name
+            notes.append(f"{name} fires from two hexes away ({where.label}; artillery-range variant)")
+    if not push_allowed(position) and choices.attacker_pushes:
+        choices = replace(choices, attacker_pushes=False)
+        notes.append("no push: a loss taken instead of a retreat is final (losses-stand variant, 11.8 off)")
     att_steps = sum(position.steps_left(u) for u in attackers)
     def_steps = sum(position.steps_left(u) for u in defenders)
     retreat_cache: dict[tuple[str, ...], bool] = {tuple(sorted(defenders)): options.possible}
@@ -279,7 +288,8 @@ def what_if(
     distribution: dict[Outcome, Fraction] = {}
     for die, result in enumerate(odds.results, start=1):
         stack = _Stack(position, defenders, choices.losses_first)
-        outcome, story = _play_out(die, result, att_steps, stack, can_retreat, choices)
+        # the push looks at the die as the variant's modifiers move it, as the engine does
+        outcome, story = _play_out(odds.row(die), result, att_steps, stack, can_retreat, choices)
         rolls.append(DieRoll(die, result, outcome, story))
         distribution[outcome] = distribution.get(outcome, Fraction(0)) + SIXTH
     return WhatIf(

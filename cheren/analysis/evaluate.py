@@ -31,6 +31,16 @@ from cheren.state import Position
 Z95 = 1.959963984540054
 
 
+def bot_label(name: str) -> str:
+    """A bot as a report names it, with the look-ahead bot's budget: "lookahead (6 plans)"."""
+    base, _, budget = name.partition(":")
+    if base == "lookahead":
+        from cheren.bots.lookahead import DEFAULT_BUDGET
+
+        return f"lookahead ({budget or DEFAULT_BUDGET} plans per Movement phase)"
+    return base
+
+
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of a proportion k/n (a good one also near 0 and 1)."""
     if n == 0:
@@ -147,8 +157,9 @@ class Evaluation:
         w = self.winners()
         lost = self.steps_lost()
         lines = [
-            f"**{self.label}**: {self.games} play-outs to the end of turn 12, {self.allied_bot} (Allies) against "
-            f"{self.italian_bot} (Italians), chits the {self.viewer} side cannot see dealt again; seed {self.seed}.",
+            f"**{self.label}**: {self.games} play-outs to the end of turn 12, {bot_label(self.allied_bot)} (Allies) "
+            f"against {bot_label(self.italian_bot)} (Italians), chits the {self.viewer} side cannot see dealt again; "
+            f"seed {self.seed}.",
             "",
             f"Allied VP: median {st['median']:g}, mean {st['mean']:.1f}, middle half {st['p25']:g}-{st['p75']:g} "
             f"(21 is a draw, 14.0).",

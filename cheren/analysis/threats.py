@@ -26,7 +26,7 @@ from cheren.rules.combat_eligibility import air_refusal, air_unit, attack_refusa
 from cheren.rules.combat_odds import Odds, compute_odds
 from cheren.rules.movement import immobile_reason, reachable
 from cheren.rules.stacking import stack_value
-from cheren.rules.supply import check_side
+from cheren.rules.supply import check_side, supply_context, unit_supply
 from cheren.scenario.models import Phase, Side
 from cheren.state import Position, Status
 
@@ -197,7 +197,8 @@ def supply_cuts(position: Position, side: Side, reach: dict[str, frozenset[Hex]]
         return []
     # Only hexes near a supply line or the route behind it can matter: a unit in them blocks the
     # hex itself, its ZoC the hexes around it.
-    traced = check_side(position, side, explain=True)
+    ctx = supply_context(position, side)
+    traced = {uid: unit_supply(position, uid, context=ctx, explain=True) for uid in supplied}
     near: set[Hex] = set()
     for uid in supplied:
         t = traced[uid]
@@ -212,9 +213,10 @@ def supply_cuts(position: Position, side: Side, reach: dict[str, frozenset[Hex]]
                 continue
             trial = position.copy()
             trial.units[by].hex = h
-            after = check_side(trial, side, explain=True)
-            for uid in sorted(supplied):
-                if uid in out or uid not in after or after[uid].supplied:
-                    continue
-                out[uid] = SupplyCut(uid, by, h, after[uid].explain())
+            after = check_side(trial, side)  # the quick check; the reasons only for a cut found
+            cut = [uid for uid in sorted(supplied) if uid not in out and uid in after and not after[uid].supplied]
+            if not cut:
+                continue
+            for uid in cut:
+                out[uid] = SupplyCut(uid, by, h, unit_supply(trial, uid, explain=True).explain())
     return sorted(out.values(), key=lambda c: (c.at, c.unit))

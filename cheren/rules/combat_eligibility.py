@@ -11,6 +11,7 @@ from cheren.hexes import Hex
 from cheren.rules.combat_odds import defenders_in
 from cheren.scenario.models import Side
 from cheren.state import Position, Status, Supply
+from cheren.variants import in_artillery_range
 
 MOUNTAIN_MP = 6  # 11.0: the movement value a unit needs to attack a mountain hex
 
@@ -42,7 +43,7 @@ def unit_refusal(position: Position, uid: str, target: Hex) -> Refusal | None:
         return Refusal(("11.0",), f"{label(target)} is not a playable hex of the map")
     if not defenders_in(position, target, unit.side):
         return Refusal(("11.0",), f"{target.label} holds no enemy units to attack")
-    if not unit.hex.is_adjacent(target):
+    if not unit.hex.is_adjacent(target) and not in_artillery_range(position, uid, target):
         return Refusal(("11.0",), f"{d.name} in {unit.hex.label} is not adjacent to {target.label}")
     if unit.supply is Supply.NO:
         return Refusal(("12.6",), f"{d.name} has a No supply marker and may not attack")

@@ -26,6 +26,7 @@ from cheren.hexes import Hex, Hexside
 from cheren.scenario.compiled import OddsColumn, Scenario
 from cheren.scenario.models import CombatResult, Side
 from cheren.state import Position
+from cheren.variants import ARTILLERY_RANGE, DieModifier, active, die_modifiers
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,16 @@ class Odds:
     attack_support: int
     defence_support: int
     notes: tuple[str, ...] = ()
+    die_modifiers: tuple[DieModifier, ...] = ()  # the die-modifiers variant's points (cheren.variants)
+
+    @property
+    def die_shift(self) -> int:
+        """What the die-roll modifiers add to the die (attacker's points minus defender's)."""
+        return sum(m.points for m in self.die_modifiers)
+
+    def row(self, die: int) -> int:
+        """The row of the table a die is read on: the die moved by the modifiers, held to 1-6."""
+        return min(max(die + self.die_shift, 1), 6)
 
     @property
     def column_name(self) -> str:
@@ -71,8 +82,12 @@ class Odds:
 
     @property
     def results(self) -> tuple[CombatResult, ...]:
-        """The six results of the final column, for die rolls 1 to 6."""
-        return self.columns[self.column].results
+        """The six results for die rolls 1 to 6: the final column's, read on the rows the die-roll
+        modifiers move each die to (no modifiers: the column as printed)."""
+        column = self.columns[self.column].results
+        if not self.die_modifiers:
+            return column
+        return tuple(column[self.row(die) - 1] for die in range(1, 7))
 
     @property
     def net_shift(self) -> int:
@@ -88,6 +103,8 @@ class Odds:
         text = "; ".join(parts)
         if self.shifts:
             text += f" -> {self.column_name}"
+        if self.die_modifiers:
+            text += f"; die {self.die_shift:+d} (die-roll modifiers, variant)"
         return text
 
 
@@ -155,6 +172,8 @@ def river_shift(position: Position, attackers: Iterable[str], target: Hex) -> Sh
     """11.1: the river shift, only when every attacking ground unit attacks across a river."""
     s = position.scenario
     sources = [position.units[u].hex for u in attackers]
+    if ARTILLERY_RANGE in active(position):  # guns firing from two hexes away cross no river
+        sources = [h for h in sources if h is not None and h.is_adjacent(target)]
     if not sources or any(h is None or not h.is_adjacent(target) for h in sources):
         return None
     if not all(Hexside.between(h, target) in s.river_sides for h in sources if h is not None):
@@ -244,6 +263,13 @@ def compute_odds(
     final = min(max(moved, 0), len(columns) - 1)
     if moved != final:
         notes.append(f"the shifts run off the table: held at {columns[final].name} (11.5)")
+    modifiers = die_modifiers(position, ground, defenders, target, side)
+    if modifiers:
+        net = sum(m.points for m in modifiers)
+        notes.append(
+            "die-roll modifiers (variant): " + "; ".join(m.describe() for m in modifiers)
+            + f": the die moves {net:+d}, held to 1-6"
+        )
     return Odds(
         target=target,
         attackers=ground,
@@ -259,4 +285,5 @@ def compute_odds(
         attack_support=attack_support,
         defence_support=defence_support,
         notes=tuple(notes),
+        die_modifiers=modifiers,
     )

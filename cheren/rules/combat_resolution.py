@@ -38,6 +38,7 @@ from cheren.rules.retreat import retreat_options
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import CombatResult, Side
 from cheren.state import Position, Status, chit_key
+from cheren.variants import push_allowed
 
 if TYPE_CHECKING:
     from cheren.game import Game
@@ -159,6 +160,7 @@ def roll(game: Game, target: Hex, attackers: tuple[str, ...], air: str | None) -
     odds = odds_for(game, target, attackers, air)
     die = p.dice.roll()
     result = odds.results[die - 1]
+    row = odds.row(die)  # the die as the variant's modifiers move it (the die itself without them)
     st.attacked.update(attackers)
     if air is not None:
         st.air_used = True
@@ -168,8 +170,9 @@ def roll(game: Game, target: Hex, attackers: tuple[str, ...], air: str | None) -
     game.event(f"{names} attack {target.label}: {odds.explain()}")
     for note in odds.notes:
         game.event(note)
-    game.event(f"die {die} on the {odds.column_name} column: {result} (attacker/defender steps, 11.5)")
-    st.current = Resolution(target, game.phasing, attackers, die, result, odds.column_name)
+    moved = f" {odds.die_shift:+d} = {row}" if odds.die_modifiers else ""
+    game.event(f"die {die}{moved} on the {odds.column_name} column: {result} (attacker/defender steps, 11.5)")
+    st.current = Resolution(target, game.phasing, attackers, row, result, odds.column_name)
     game.queue_front(_next())
 
 
@@ -255,7 +258,7 @@ def _continue(game: Game) -> None:
             # 11.8 makes the push an extra step, and 11.5 takes the table's loss after the
             # defender's: an attacker with no step left beyond that loss cannot pay for a push.
             payable = _steps(p, _alive(p, cur.attackers)) > cur.result.attacker
-            if cur.stayed and cur.die in PUSH_ROLLS and defenders and payable:
+            if cur.stayed and cur.die in PUSH_ROLLS and defenders and payable and push_allowed(game.position):
                 _ask(game, Decision(
                     "combat_push", cur.side, ("11.8",),
                     f"{where}: the die was {cur.die} and the defender stayed: push (lose a step; the defender "

@@ -6,7 +6,9 @@ shapes the rules ask questions of, once, at load time.
 
 from __future__ import annotations
 
+import copy
 import itertools
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -170,6 +172,7 @@ class Scenario:
         self.crt = crt
         self.chit_chart = chit_chart
 
+        self.variants: frozenset[str] = frozenset(info.variants)  # optional rules on (cheren.variants)
         self.columns = map_data.columns
         self.rows = map_data.rows
         self.terrain_types: dict[str, TerrainType] = {t.key: t for t in terrain_key.terrain}
@@ -227,6 +230,17 @@ class Scenario:
             OddsColumn(name, Fraction(*parse_ratio(name)), tuple(cells)) for name, cells in crt.columns.items()
         )
         self.chits: dict[str, Chit] = {c.key: c for c in chit_chart.chits}
+
+    def with_variants(self, names: Iterable[str]) -> Scenario:
+        """The same scenario with exactly these optional rules on (cheren.variants)."""
+        from cheren.variants import check_variants
+
+        chosen = check_variants(names)
+        if chosen == self.variants:
+            return self
+        other = copy.copy(self)
+        other.variants = chosen
+        return other
 
     # -- questions the rules ask -------------------------------------------------------------
     @property

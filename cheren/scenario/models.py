@@ -543,6 +543,19 @@ class ScenarioFile(Sourced):
     victory: list[VictoryBand] = Field(min_length=1)
     allied_control_at_start: list[str] = Field(description="town names with a Control marker (5.0)")
     air_support_from_turn: Turn = Field(3, description="rule 11.3")
+    variants: list[str] = Field(
+        default_factory=list, description="optional rules switched on for every game (`cheren variants` lists them)"
+    )
+
+    @field_validator("variants")
+    @classmethod
+    def _known_variants(cls, value: list[str]) -> list[str]:
+        from cheren.variants import VARIANTS
+
+        unknown = [v for v in value if v not in VARIANTS]
+        if unknown:
+            raise ValueError(f"unknown variant {unknown[0]!r}; known: {', '.join(VARIANTS)}")
+        return value
 
     @field_validator("turns")
     @classmethod

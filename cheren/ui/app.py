@@ -162,6 +162,15 @@ class App:
             ]
         )
         self.confirm.add_class("cheren-load-confirm")
+        from cheren.variants import VARIANTS
+
+        self.variant_boxes = {}
+        for name, v in VARIANTS.items():
+            vb = w.Checkbox(value=name in c.scenario.variants, description=v.title, indent=False,
+                            tooltip=v.summary, layout=w.Layout(width="auto"))
+            vb.add_class(f"cheren-variant-{name}")
+            self.variant_boxes[name] = vb
+        new_game = self._button("New game with these rules", "cheren-new-game", self.new_game)
         self.confirm.layout.display = "none"
         self._save_dir = Path(save_path).parent
         self._pending_load: Path | None = None
@@ -183,7 +192,8 @@ class App:
             "log": self._panel("Log", [self.log], "cheren-log-box"),
             "game": self._panel(
                 "Game",
-                [self.mode, w.HBox([self.path, save]), w.HBox([self.save_list, refresh, load]), self.confirm],
+                [self.mode, w.HBox([self.path, save]), w.HBox([self.save_list, refresh, load]), self.confirm,
+                 w.HTML("<small>Optional rules (cheren variants):</small>"), *self.variant_boxes.values(), new_game],
                 "cheren-game",
             ),
         }
@@ -229,6 +239,16 @@ class App:
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
+
+    def new_game(self) -> Feedback:
+        """A new game from the set-up with the optional rules ticked (the old one is replaced:
+        save it first to keep it)."""
+        c = self.controller
+        chosen = sorted(n for n, box in self.variant_boxes.items() if box.value)
+        c.set_game(Game(c.scenario, seed=c.game.seed, variants=chosen))
+        c._shown_side = c.game.acting
+        rules = ", ".join(chosen) if chosen else "the standard rules"
+        return c._say(Feedback("ok", f"New game with {rules}. {c.phase_hint()}"), "game", "selection")
 
     # -- saving, loading, autosave -----------------------------------------------------------
     def save(self) -> Feedback:
