@@ -330,7 +330,8 @@ def test_every_rule_number_cited_by_the_engine_and_the_lessons_has_a_summary() -
     root = Path(__file__).resolve().parents[1] / "cheren"
     cited: set[str] = set()
     for path in root.rglob("*.py"):
-        cited |= set(re.findall(r"\((\d{1,2}\.\d)[,)]", path.read_text()))
+        # "(12.1)" or "(9.0, 11.7)" in text, not a call such as _figure(6.4, 3.6)
+        cited |= set(re.findall(r"(?<=[\s\"'])\((\d{1,2}\.\d)[,)]", path.read_text()))
         cited |= set(re.findall(r'rules=\("(\d{1,2}\.\d)"', path.read_text()))
         cited |= set(re.findall(r'Refusal\(\("(\d{1,2}\.\d)"', path.read_text()))
     cited |= {r for lesson in COURSE for r in lesson.model.rules}

@@ -372,6 +372,8 @@ class App:
     # -- redraw ----------------------------------------------------------------------------
     def _changed(self, what: set[str]) -> None:
         c = self.controller
+        if what & {"game", "selection", "feedback"}:
+            self._curtain()  # first: the page hides the game before it shows what changed
         if "hover" in what:
             h = c.hover
             self.hover_info.value = f"<small>{panels.esc(c.hex_text(h))}</small>" if h is not None else ""
@@ -398,7 +400,6 @@ class App:
             self.feedback.value = panels.feedback_html(c.feedback)
         if what & {"game", "selection", "feedback"}:
             self.hint.value = f'<div class="cheren-hint-line">{panels.esc(c.phase_hint())}</div>'
-            self._curtain()
         if what & {"game", "overlays"}:
             self._bot_moves()
 

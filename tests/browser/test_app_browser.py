@@ -155,6 +155,8 @@ def pass_decisions(page: Any, *, until: str, log: str = "") -> None:
             continue
         bar = page.locator(".cheren-bar")
         settled = bar.get_attribute("data-phase") == until and bar.get_attribute("data-pending") == "0"
+        if settled and page.locator(".cheren-reveal:visible").count():
+            continue  # the hot-seat curtain is (still) up: the loop's next turn lifts it
         if settled and log in page.locator(".cheren-log-panel").inner_text():
             return
         time.sleep(0.1)
