@@ -125,7 +125,7 @@ def pass_decisions(page: Any, *, until: str, log: str = "") -> None:
     """Answer every pending decision with its 'no' answer (play no chit), until the status bar
     says the phase is ``until`` and nothing is pending (the bar carries both as data), and the
     log shows ``log``.  Other decisions (a retreat) take their first answer."""
-    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    deadline = time.monotonic() + 2 * TIMEOUT_MS / 1000
     while time.monotonic() < deadline:
         reveal = page.locator(".cheren-reveal:visible")
         if reveal.count():  # hot-seat: the next player is at the screen
@@ -149,9 +149,11 @@ def pass_decisions(page: Any, *, until: str, log: str = "") -> None:
                 target.click(timeout=2_000)
             except PlaywrightTimeout:
                 continue
-            page.wait_for_function(
-                "b => document.querySelector('.cheren-log-panel').innerText !== b", arg=before, timeout=TIMEOUT_MS
-            )
+            # the hot-seat curtain may have hidden the button as it was clicked: look again then
+            with contextlib.suppress(PlaywrightTimeout):
+                page.wait_for_function(
+                    "b => document.querySelector('.cheren-log-panel').innerText !== b", arg=before, timeout=5_000
+                )
             continue
         bar = page.locator(".cheren-bar")
         settled = bar.get_attribute("data-phase") == until and bar.get_attribute("data-pending") == "0"
