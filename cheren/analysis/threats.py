@@ -199,22 +199,27 @@ def supply_cuts(position: Position, side: Side, reach: dict[str, frozenset[Hex]]
     # hex itself, its ZoC the hexes around it.
     ctx = supply_context(position, side)
     traced = {uid: unit_supply(position, uid, context=ctx, explain=True) for uid in supplied}
-    near: set[Hex] = set()
+    # A unit that moves in can only close ways (its hex, its ZoC); leaving its hex only opens
+    # them. So a unit whose present line and route pass nowhere near the hex keeps its supply,
+    # and only the units near the hex are checked again.
+    near_of: dict[Hex, set[str]] = {}
     for uid in supplied:
         t = traced[uid]
         for h in (*t.line, *t.route):
-            near.add(h)
-            near.update(h.neighbours())
+            for x in (h, *h.neighbours()):
+                near_of.setdefault(x, set()).add(uid)
+    near = set(near_of)
     out: dict[str, SupplyCut] = {}
     for by, hexes in sorted(reach.items()):
         start = position.units[by].hex
         for h in sorted(hexes & near):
-            if h == start:
+            affected = sorted(near_of[h] - set(out))
+            if h == start or not affected:
                 continue
             trial = position.copy()
             trial.units[by].hex = h
-            after = check_side(trial, side)  # the quick check; the reasons only for a cut found
-            cut = [uid for uid in sorted(supplied) if uid not in out and uid in after and not after[uid].supplied]
+            trial_ctx = supply_context(trial, side)  # the quick check; the reasons only for a cut found
+            cut = [uid for uid in affected if not unit_supply(trial, uid, context=trial_ctx, explain=False).supplied]
             if not cut:
                 continue
             for uid in cut:
