@@ -224,6 +224,15 @@ def main() -> None:
     heuristic = median_seconds(lambda: play_game(0, 3, "heuristic", "heuristic"), game_repeats)
     rows.append(("a full heuristic-vs-heuristic game (the bots choose every action)", heuristic,
                  f"{heuristic / base_one:.0f} x one networkx reach ({heuristic / full:.1f} x a random game)"))
+    # the look-ahead bot (issue 22: at most 10 x a heuristic game at its default budget), on both
+    # sides in turn against the heuristic bot, over the same seeds as heuristic games
+    seeds = (3,) if args.quick else (3, 4, 5)
+    heuristic_games = median_seconds(lambda: [play_game(0, sd, "heuristic", "heuristic") for sd in seeds], 1)
+    lookahead_games = median_seconds(
+        lambda: [play_game(0, sd, *(("lookahead", "heuristic") if sd % 2 else ("heuristic", "lookahead")))
+                 for sd in seeds], 1)
+    rows.append((f"{len(seeds)} look-ahead games (default budget; the other side heuristic)", lookahead_games,
+                 f"{lookahead_games / heuristic_games:.1f} x the same seeds heuristic-vs-heuristic"))
     played = random_game(3)
     text = dumps_game(played)
     t = median_seconds(lambda: dumps_game(played), repeats)

@@ -42,6 +42,9 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     for role, model in FILE_MODELS.items():
         schemas[f"{role} file"] = model.model_json_schema()
     schemas["position file"] = PositionFileModel.model_json_schema()
+    from cheren.lessons.model import LessonFileModel
+
+    schemas["lesson file"] = LessonFileModel.model_json_schema(by_alias=True)
     if args.file:
         key = SCENARIO_FILE if args.file == "scenario" else f"{args.file} file"
         schemas = {key: schemas[key]}
@@ -97,77 +100,17 @@ def _cmd_positions(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_variants(args: argparse.Namespace) -> int:
-    from cheren.variants import VARIANTS, listing
-
-    if args.name is None:
-        print(listing())
-        return 0
-    if args.name not in VARIANTS:
-        raise UsageError(f"unknown variant {args.name!r}; known: {', '.join(VARIANTS)}")
-    print(VARIANTS[args.name].describe())
-    return 0
-
-
-def _variants(names: Sequence[str]) -> tuple[str, ...]:
-    """``--variant`` values (each may list several, comma-separated) as checked variant names."""
-    from cheren.variants import UnknownVariant, check_variants
-
-    try:
-        return check_variants(n.strip() for value in names for n in value.split(",") if n.strip())
-    except UnknownVariant as exc:
-        raise UsageError(f"--variant: {exc}") from None
-
-
-def _cmd_compare_variants(args: argparse.Namespace) -> int:
-    from cheren.analysis.variant_comparison import compare_variants, comparison_chart
-
-    _check_bots(args.allied, args.italian)
-    _check_count("--games", args.games, 1)
-    _check_jobs(args.jobs)
-    sets = [_variants([value]) for value in args.variant] if args.variant else None
-    if sets is not None and any(not v for v in sets):
-        raise UsageError("--variant: name at least one variant")
-    for path in (args.out, args.report, args.chart):
-        if path:
-            check_output(path, force=args.force)
-    if args.chart and not args.chart.lower().endswith((".png", ".svg")):
-        raise UsageError(f"--chart: {args.chart}: give a .png or .svg file name")
-    scenario = load_scenario(args.scenario)
-    result = compare_variants(sets, args.games, args.seed, args.allied, args.italian, jobs=args.jobs,
-                              scenario=scenario if args.scenario else None, progress=not args.quiet)
-    text = result.explain()
-    print(text)
-    if args.report:
-        write_output(args.report, text + "\n")
-    if args.out:
-        write_output(args.out, json.dumps(result.to_json(), indent=1) + "\n")
-    if args.chart:
-        from cheren.analysis.charts import to_png, to_svg
-
-        fig = comparison_chart(result)
-        if args.chart.lower().endswith(".svg"):
-            write_output(args.chart, to_svg(fig))
-        else:
-            with open(args.chart, "wb") as fh:
-                fh.write(to_png(fig))
-    for path in (args.report, args.out, args.chart):
-        if path and path != STDOUT:
-            print(f"wrote {path}", file=sys.stderr)
-    return 0
-
-
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from contextlib import nullcontext
 
     from cheren.cluster import dask_executor
     from cheren.simulate import FailedGame, Run, SimulationInterrupted, read_run, simulate, summary, write_results
 
+    _budgeted(args)
     _check_bots(args.allied, args.italian)
     _check_count("--games", args.games, 1)
     _check_jobs(args.jobs)
-    # the variants asked for, else the scenario's own (the bundled scenario has none)
-    variants = _variants(args.variant) if args.variant else _variants(sorted(load_scenario(args.scenario).variants))
+    variants = _check_variants(args.variant)
     if args.batch is not None:
         _check_count("--batch", args.batch, 1)
     done: list[Any] = []
@@ -180,10 +123,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
                            ("italian", args.italian)):
             if getattr(run, name) != mine and mine != _DEFAULTS[name]:
                 raise UsageError(f"--resume: the file's run has {name} {getattr(run, name)!r}, not {mine!r}")
-        if args.variant and list(variants) != run.variants:
-            raise UsageError(f"--resume: the file's run has variants {run.variants or 'none'}, not {list(variants)}")
         args.games, args.seed, args.allied, args.italian = run.games, run.seed, run.allied, run.italian
-        variants = tuple(run.variants)
+        if variants and sorted(variants) != sorted(run.variants):
+            raise UsageError(f"--resume: the file's run has variants {run.variants!r}, not {sorted(variants)!r}")
+        variants = list(run.variants)
         failed_before = run.failed
     out = args.out or args.resume
     if out:
@@ -204,7 +147,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     failed = sorted([*failed_before, *failed], key=lambda f: f.index)
     partial = interrupted or len(results) + len(failed) < args.games
     if out:
-        run = Run(args.games, args.seed, args.allied, args.italian, args.logs, partial, failed, list(variants))
+        run = Run(args.games, args.seed, args.allied, args.italian, args.logs, partial, failed, sorted(variants))
         write_results(results, out, run)
         if out != STDOUT:
             print(f"wrote {len(results)} games to {out}" + (" (partial: --resume it to finish)" if partial else ""),
@@ -230,6 +173,9 @@ def _cmd_analyse(args: argparse.Namespace) -> int:
     from cheren.analysis.report import analyse
     from cheren.positions import open_position
 
+    if args.bot:
+        args.allied = args.italian = args.bot
+    _budgeted(args)
     _check_bots(args.allied, args.italian)
     _check_count("--games", args.games, 0)
     _check_jobs(args.jobs)
@@ -265,11 +211,76 @@ class UsageError(ValueError):
 
 
 def _check_bots(*names: str) -> None:
-    from cheren.bots import BOTS
+    from cheren.bots import make_bot
 
     for name in names:
-        if name not in BOTS:
-            raise UsageError(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}")
+        try:
+            make_bot(name, 0)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+
+
+def _budgeted(args: argparse.Namespace) -> None:
+    """--budget N: the look-ahead bots on either side weigh N plans a Movement phase."""
+    budget = getattr(args, "budget", None)
+    if budget is None:
+        return
+    if budget < 1:
+        raise UsageError(f"--budget must be 1 or more, not {budget}")
+    for attr in ("allied", "italian"):
+        if getattr(args, attr) == "lookahead":
+            setattr(args, attr, f"lookahead:{budget}")
+
+
+def _check_variants(names: list[str] | None) -> list[str]:
+    from cheren.variants import VariantError, check_variants
+
+    try:
+        return sorted(check_variants(names or [], "--variant"))
+    except VariantError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _cmd_variants(args: argparse.Namespace) -> int:
+    from cheren.variants import VARIANTS
+
+    if args.name:
+        v = VARIANTS.get(args.name)
+        if v is None:
+            raise UsageError(f"unknown variant {args.name!r}; known: {', '.join(VARIANTS)}")
+        print(f"{v.name}: {v.title}\n  changes rules {', '.join(v.rules)}; from {v.source}\n\n{v.text}")
+        return 0
+    print("Optional rules (switch on with Game(..., variants=[...]), scenario.yaml's variants: or --variant):")
+    for v in VARIANTS.values():
+        print(f"  {v.name:16s} {v.summary} (rules {', '.join(v.rules)})")
+    return 0
+
+
+def _cmd_compare_variants(args: argparse.Namespace) -> int:
+    from cheren.analysis.variants_compare import compare_variants, report_markdown
+
+    _check_bots(args.allied, args.italian)
+    _check_count("--games", args.games, 1)
+    _check_jobs(args.jobs)
+    names = _check_variants(args.variant) or None
+    for target in (args.out, args.chart):
+        if target:
+            check_output(target, force=args.force)
+    comparison = compare_variants(names, games=args.games, seed=args.seed, allied=args.allied,
+                                  italian=args.italian, jobs=args.jobs, progress=not args.quiet,
+                                  scenario_dir=args.scenario)
+    text = report_markdown(comparison, chart=args.chart)
+    if args.chart:
+        from cheren.analysis.variants_compare import write_chart
+
+        write_chart(comparison, args.chart)
+    if args.out:
+        write_output(args.out, text)
+        if args.out != STDOUT:
+            print(f"wrote {args.out}", file=sys.stderr)
+    else:
+        print(text)
+    return 0
 
 
 def _check_count(flag: str, value: int, least: int) -> None:
@@ -283,6 +294,21 @@ def _check_jobs(jobs: int) -> None:
         raise UsageError(f"--jobs must be from 1 to {most} (four per CPU of this machine), not {jobs}")
 
 
+def _cmd_launch(args: argparse.Namespace) -> int:
+    from cheren.launch import LaunchError, launch
+
+    try:
+        return launch(args.command, args.dir, args.port, not args.no_browser)
+    except LaunchError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _cmd_lessons(args: argparse.Namespace) -> int:
+    from cheren.lessons.cli import run_lessons
+
+    return run_lessons(args.what, scenario_dir=args.scenario, progress=args.progress)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cheren", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -292,7 +318,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(func=_cmd_validate)
 
     sc = sub.add_parser("schema", help="print the JSON Schema of the scenario files")
-    sc.add_argument("--file", choices=["scenario", *FILE_MODELS, "position"], help="only this file's schema")
+    sc.add_argument("--file", choices=["scenario", *FILE_MODELS, "position", "lesson"], help="only this file's schema")
     sc.add_argument("--out", help="write to this file instead of standard output")
     sc.add_argument("--force", action="store_true", help="replace --out if it exists")
     sc.set_defaults(func=_cmd_schema)
@@ -314,11 +340,35 @@ def build_parser() -> argparse.ArgumentParser:
     pos.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
     pos.set_defaults(func=_cmd_positions)
 
+    for name, text, port in (
+        ("app", "open the app in the browser (Voila on the app notebook): the map, the game, autosaved", 8866),
+        ("lab", "open JupyterLab on the notebooks (the app, the course, analysis)", 8888),
+    ):
+        la = sub.add_parser(name, help=text)
+        la.add_argument("--dir", default=None, help="the folder to serve (default: the clone's notebooks, or, "
+                        "installed, ./cheren-notebooks, filled with the bundled notebooks)")
+        la.add_argument("--port", type=int, default=port, help=f"the port (default {port})")
+        la.add_argument("--no-browser", action="store_true", help="do not open a browser")
+        la.set_defaults(func=_cmd_launch)
+
+    le = sub.add_parser(
+        "lessons",
+        help="the course: list the lessons, show one, or check them all",
+        description="cheren lessons: list the course; cheren lessons NAME: one lesson's exercises; "
+        "cheren lessons check [NAME|FILE ...]: prove every solution passes and every listed wrong answer fails.",
+    )
+    le.add_argument("what", nargs="*", help="nothing (the list), a lesson name or file, or: check [NAME|FILE ...]")
+    le.add_argument("--progress", default=None, help="the progress file to show stars from (default: the learner's)")
+    le.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
+    le.set_defaults(func=_cmd_lessons)
+
     an = sub.add_parser("analyse", help="analyse a position: attacks, threats, supply, and play-outs")
     an.add_argument("position", help="a library name (see `cheren positions`), a position file or save, or a code")
     an.add_argument("--games", type=int, default=0, help="play the position out this many times (default 0)")
     an.add_argument("--allied", default="heuristic", help="bot for the Allies in the play-outs")
     an.add_argument("--italian", default="heuristic", help="bot for the Italians in the play-outs")
+    an.add_argument("--bot", default=None, help="the bot for both sides in the play-outs (heuristic, lookahead)")
+    an.add_argument("--budget", type=int, default=None, help="plans the lookahead bot weighs per Movement phase")
     an.add_argument("--seed", type=int, default=0, help="the play-outs' seed: same seed, same play-outs")
     an.add_argument("--jobs", type=int, default=1, help="worker processes for the play-outs (default 1)")
     an.add_argument("--out", help="write the report and the play-outs' statistics here as JSON")
@@ -345,29 +395,28 @@ def build_parser() -> argparse.ArgumentParser:
                      "interrupted sweep writes one); the games already there are kept")
     sim.add_argument("--logs", action="store_true", help="keep each game's action log in the JSON (for replay)")
     sim.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
-    sim.add_argument("--variant", action="append", default=[], metavar="NAME",
-                     help="play with this optional rule on (repeatable; `cheren variants` lists them)")
+    sim.add_argument("--budget", type=int, default=None,
+                     help="plans the lookahead bot weighs per Movement phase (default 8; fewer: faster, weaker)")
+    sim.add_argument("--variant", action="append", metavar="NAME",
+                     help="switch an optional rule on (repeatable; `cheren variants` lists them)")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(func=_cmd_simulate)
 
-    var = sub.add_parser("variants", help="list the optional rules (variants), or show one in full")
-    var.add_argument("name", nargs="?", help="a variant to show in full")
-    var.set_defaults(func=_cmd_variants)
+    va = sub.add_parser("variants", help="list the optional rules (variants), or show one")
+    va.add_argument("name", nargs="?", help="a variant to show in full")
+    va.set_defaults(func=_cmd_variants)
 
     cv = sub.add_parser("compare-variants",
-                        help="play the same games under the printed rules and under each variant, and compare")
-    cv.add_argument("--variant", action="append", default=[], metavar="NAMES",
-                    help="a rule set to compare (repeatable; NAME or NAME,NAME for several together); "
-                         "default: every variant alone")
+                        help="play each optional rule against the standard rules on the same seeds and compare")
+    cv.add_argument("--variant", action="append", metavar="NAME", help="a variant to compare (default: all)")
     cv.add_argument("--games", type=int, default=200, help="games per rule set (default 200)")
-    cv.add_argument("--seed", type=int, default=0, help="the run's seed: every rule set plays the same game seeds")
+    cv.add_argument("--seed", type=int, default=0, help="the run's seed: every rule set plays the same seeds")
     cv.add_argument("--allied", default="heuristic", help="bot for the Allies (default heuristic)")
     cv.add_argument("--italian", default="heuristic", help="bot for the Italians (default heuristic)")
     cv.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
-    cv.add_argument("--report", help="write the Markdown tables here")
-    cv.add_argument("--out", help="write the numbers here as JSON")
-    cv.add_argument("--chart", help="draw the comparison here (.png or .svg; needs matplotlib)")
-    cv.add_argument("--force", action="store_true", help="replace --report, --out and --chart if they exist")
+    cv.add_argument("--out", help="write the report (Markdown) here instead of standard output")
+    cv.add_argument("--chart", help="write the chart (PNG) here (needs the analysis extra: matplotlib)")
+    cv.add_argument("--force", action="store_true", help="replace --out and --chart if they exist")
     cv.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
     cv.add_argument("--quiet", action="store_true", help="no progress bar")
     cv.set_defaults(func=_cmd_compare_variants)
@@ -379,6 +428,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     file that cannot be read or written, a bad option) ends in one clear message on standard
     error and a non-zero exit status, never a traceback."""
     from cheren.cluster import ClusterError
+    from cheren.lessons.files import LessonError
     from cheren.saves import SaveError
 
     args = build_parser().parse_args(argv)
@@ -389,7 +439,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"{name}: {exc}", file=sys.stderr)
         return 2
-    except (ScenarioError, SaveError) as exc:
+    except (ScenarioError, SaveError, LessonError) as exc:
         print(exc, file=sys.stderr)
         return 1
     except (OSError, ClusterError) as exc:

@@ -100,16 +100,19 @@ class _Snapshot(NamedTuple):
 
 class Game:
     def __init__(
-        self, scenario: Scenario, seed: int = 0, position: Position | None = None, *,
+        self,
+        scenario: Scenario,
+        seed: int = 0,
+        position: Position | None = None,
+        *,
         variants: Iterable[str] | None = None,
     ) -> None:
-        """``variants`` (names from :mod:`cheren.variants`) replaces the optional rules the
-        scenario switches on; None keeps the scenario's (the bundled one has none)."""
+        """``variants``: the optional rules on for this game (cheren.variants); default: those the
+        scenario (or the position's scenario) has on."""
         if variants is not None:
             scenario = scenario.with_variants(variants)
-            if position is not None and position.scenario is not scenario:
-                position = position.copy()
-                position.scenario = scenario
+        if position is not None and position.scenario.variants != scenario.variants:
+            position.scenario = scenario  # the rules read the variants from the position's scenario
         self.scenario = scenario
         self.seed = seed
         self.position = position if position is not None else initial_position(scenario, seed)
@@ -145,13 +148,6 @@ class Game:
     @property
     def turn(self) -> int:
         return self.position.turn
-
-    @property
-    def variants(self) -> tuple[str, ...]:
-        """The optional rules on in this game, in the registry's order (:mod:`cheren.variants`)."""
-        from cheren.variants import check_variants
-
-        return check_variants(self.scenario.variants)
 
     @property
     def phase(self) -> Phase:
@@ -235,7 +231,7 @@ class Game:
             self.position.forget()  # nothing can roll back past this action: drop its changes' journal
         self.log.append(LogEntry(len(self.log) + 1, moment, side, action, self._events, self._losses))
         events, self._events, self._losses = self._events, [], []
-        return events
+        return list(events)  # a copy: callers add to it, the log keeps its own
 
     def push(self, action: Action) -> list[str]:
         """Apply and forget the redo stack (a new line of play)."""
@@ -285,13 +281,17 @@ class Game:
 
     @classmethod
     def from_position(
-        cls, position: Position | str | Path, scenario: Scenario | None = None, seed: int | None = None,
-        *, variants: Iterable[str] | None = None,
+        cls,
+        position: Position | str | Path,
+        scenario: Scenario | None = None,
+        seed: int | None = None,
+        *,
+        variants: Iterable[str] | None = None,
     ) -> Game:
         """A game that starts from a position: a :class:`Position`, or anything
         :func:`cheren.positions.load_position` opens (a library name such as ``"agordat"``, a
         position file, a save, a position code).  The dice carry on from the position's own
-        unless ``seed`` gives fresh ones; ``variants`` as for :class:`Game`."""
+        unless ``seed`` gives fresh ones."""
         if not isinstance(position, Position):
             from cheren.positions import load_position
 

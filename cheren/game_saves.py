@@ -14,7 +14,6 @@ from cheren.game import Game, IllegalAction
 from cheren.saves import SaveError, loads, parse_json_object, position_to_dict, read_save, write_atomically
 from cheren.scenario.compiled import Scenario
 from cheren.tree import Line, Study, TreeError
-from cheren.variants import VARIANTS
 
 FORMAT = "cheren-game"
 VERSION = 2  # 2 adds the variation tree (cheren.tree); version-1 saves load as one line
@@ -37,8 +36,8 @@ def game_to_dict(game: Game | Study) -> dict[str, Any]:
         "actions": [a.to_json() for a in current.actions()],
         "final": position_to_dict(current.position),
     }
-    if current.variants:  # optional rules on (cheren.variants); a save without the key used none
-        out["variants"] = list(current.variants)
+    if current.scenario.variants:  # only then: saves of the standard rules stay as they were
+        out["variants"] = sorted(current.scenario.variants)
     if study is not None:
         out["tree"] = study.to_json()
     return out
@@ -82,7 +81,15 @@ def loads_study(text: str, scenario: Scenario, source: str = "<game>") -> Study:
     seed = raw["seed"]
     if type(seed) is not int or not 0 <= seed < 2**63:
         raise SaveError(f"{source}: seed: must be a whole number from 0 to 2^63 - 1")
-    scenario = _with_saved_variants(scenario, raw.get("variants", []), f"{source}: variants")
+    variants = raw.get("variants", [])
+    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+        raise SaveError(f"{source}: variants: must be a list of variant names")
+    from cheren.variants import VariantError
+
+    try:
+        scenario = scenario.with_variants(variants)
+    except VariantError as exc:
+        raise SaveError(f"{source}: {exc}") from None
     start = loads(json.dumps(raw["start"]), scenario, source=f"{source}: start")
     if not isinstance(raw["actions"], list):
         raise SaveError(f"{source}: actions: must be a list")
@@ -99,17 +106,6 @@ def loads_study(text: str, scenario: Scenario, source: str = "<game>") -> Study:
             "(the file was edited, or made with different rules)"
         )
     return study
-
-
-def _with_saved_variants(scenario: Scenario, names: Any, where: str) -> Scenario:
-    """The scenario under the optional rules the save was played with (none when the save
-    does not list any: saves older than variants, and games under the printed rules)."""
-    if not isinstance(names, list) or len(names) > len(VARIANTS):
-        raise SaveError(f"{where}: must be a list of variant names (`cheren variants` lists them)")
-    for i, name in enumerate(names):
-        if not isinstance(name, str) or name not in VARIANTS:
-            raise SaveError(f"{where}[{i}]: unknown variant {str(name)[:60]!r}; known: {', '.join(VARIANTS)}")
-    return scenario.with_variants(names)
 
 
 def _replay(game: Game, actions: Any, where: str, first: int = 0) -> None:

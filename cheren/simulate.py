@@ -28,7 +28,7 @@ from cheren.game import Game
 from cheren.progress import Progress, game_progress, plain_progress
 from cheren.scenario import Scenario, Side, load_scenario
 from cheren.state import Position, Status, chit_key
-from cheren.variants import VARIANTS, check_variants
+from cheren.variants import check_variants
 from cheren.views import SideSeat
 
 _SCENARIOS: dict[str, Scenario] = {}
@@ -58,22 +58,7 @@ class GameResult:
     # steps lost by cause ("stacking" 3.1, "attrition" 12.6, "combat" 8.1/11.x, "other"), per side
     losses: dict[str, dict[str, int]] = field(default_factory=dict)
     first_turn: int = 1  # the turn play started in (``control`` holds one entry per turn from it)
-    variants: list[str] = field(default_factory=list)  # optional rules on (cheren.variants); none: printed rules
-    # per variant and attacking side: the log entries (attacks) it changed something in
-    variant_uses: dict[str, dict[str, int]] = field(default_factory=dict)
-
-
-def variant_uses(game: Game) -> dict[str, dict[str, int]]:
-    """For each variant on in ``game``, how many log entries it changed something in, by the
-    phasing side (the attacker, in a Combat phase).  The rules name a variant in the log
-    whenever it acts: a die modifier, a gun firing from range, a push refused."""
-    marks = {name: f"(variant: {VARIANTS[name].title}" for name in game.variants}
-    uses = {name: {side.value: 0 for side in Side} for name in marks}
-    for entry in game.log:
-        for name, mark in marks.items():
-            if any(mark in e for e in entry.events):
-                uses[name][entry.moment.side.value] += 1
-    return uses
+    variants: list[str] = field(default_factory=list)  # the optional rules on (cheren.variants)
 
 
 def loss_cause(first_rule: str) -> str:
@@ -119,18 +104,17 @@ def play_game(
     start: str | None = None,
     plan: list[dict[str, Any]] | None = None,
     viewer: str | None = None,
-    variants: tuple[str, ...] | None = None,
+    variants: tuple[str, ...] = (),
 ) -> GameResult:
     """One whole game; the same arguments always give the same result.
 
     ``start`` (a position code, :mod:`cheren.positions`) plays out that position instead of the
     set-up, with fresh dice from ``seed``; ``viewer`` (a side) first re-deals the chits that side
     cannot see (:func:`redeal_hidden`); ``plan`` (actions as JSON) is applied through the gate
-    before the bots take over.  ``variants`` are the optional rules on (:mod:`cheren.variants`)
-    in place of the scenario's own (None keeps those; the bundled scenario has none)."""
+    before the bots take over."""
     s = _scenario(scenario_dir)
-    if variants is not None:
-        s = s.with_variants(variants)
+    if variants:  # optional rules (cheren.variants) on top of the scenario's own
+        s = s.with_variants(set(s.variants) | set(variants))
     if start is None:
         game = Game(s, seed=seed)
     else:
@@ -179,8 +163,7 @@ def play_game(
         log=[a.to_json() for a in game.actions()] if keep_log else None,
         losses=step_losses(game),
         first_turn=first_turn,
-        variants=list(game.variants),
-        variant_uses=variant_uses(game) if game.variants else {},
+        variants=sorted(s.variants),
     )
 
 
@@ -200,8 +183,7 @@ def redeal_hidden(position: Position, viewer: Side, rng: random.Random) -> None:
 
 
 Task = tuple[
-    int, int, str, str, str | None, bool, str | None, list[dict[str, Any]] | None, str | None,
-    tuple[str, ...] | None,
+    int, int, str, str, str | None, bool, str | None, list[dict[str, Any]] | None, str | None, tuple[str, ...]
 ]
 
 
@@ -259,7 +241,7 @@ def simulate(
     on_result: Callable[[GameResult], None] | None = None,
     only: Iterable[int] | None = None,
     failed: list[FailedGame] | None = None,
-    variants: Iterable[str] | None = None,
+    variants: Iterable[str] = (),
 ) -> list[GameResult]:
     """Play ``games`` games and return their results in game order.
 
@@ -267,10 +249,7 @@ def simulate(
     ``batch`` games go to the executor as one task (default: :func:`batch_size`).  ``progress``
     is called with (games done, games) as they finish; True shows a bar (:mod:`cheren.progress`:
     a widget in a notebook).  ``start``, ``plan`` and ``viewer`` play out a position (see
-    :func:`play_game`); ``variants`` are the optional rules on in every game in place of the
-    scenario's (:mod:`cheren.variants`; an unknown name raises
-    :class:`cheren.variants.UnknownVariant` before any game starts);
-    ``on_result`` sees each game as it finishes.  ``only`` plays just those
+    :func:`play_game`); ``on_result`` sees each game as it finishes.  ``only`` plays just those
     game numbers of the run (the others' seeds are drawn all the same: ``--resume``).
 
     A game that fails (its worker crashed, or the game raised) goes into ``failed`` when it is
@@ -282,11 +261,11 @@ def simulate(
                             keep_log=keep_log, progress=bar, batch=batch, start=start, plan=plan, viewer=viewer,
                             on_result=on_result, only=only, failed=failed, variants=variants)
     report = progress if callable(progress) else None
-    switched = check_variants(variants) if variants is not None else None
     seeds = game_seeds(seed, games)
     wanted = set(range(games)) if only is None else {i for i in only if 0 <= i < games}
+    chosen = tuple(sorted(check_variants(variants)))
     tasks: list[Task] = [
-        (i, sd, allied, italian, scenario_dir, keep_log, start, plan, viewer, switched) for i, sd in enumerate(seeds)
+        (i, sd, allied, italian, scenario_dir, keep_log, start, plan, viewer, chosen) for i, sd in enumerate(seeds)
         if i in wanted
     ]
     results: list[GameResult] = []
@@ -405,8 +384,6 @@ def replay_result(result: GameResult, scenario: Scenario) -> Game:
     """Replay a game from its logged actions (needs ``keep_log``)."""
     if result.log is None:
         raise ValueError("this result was played without keep_log; no actions to replay")
-    if result.variants or scenario.variants:
-        scenario = scenario.with_variants(result.variants)
     return Game.replay(scenario, result.seed, [action_from_json(a) for a in result.log])
 
 
@@ -423,8 +400,7 @@ def summary(results: Iterable[GameResult]) -> str:
 
     vps = [r.allied_vp for r in rows]
     lines = [
-        f"{n} games, {rows[0].allied_bot} (Allies) vs {rows[0].italian_bot} (Italians)"
-        + (f", variants: {', '.join(rows[0].variants)}" if rows[0].variants else ""),
+        f"{n} games, {rows[0].allied_bot} (Allies) vs {rows[0].italian_bot} (Italians)",
         f"allied VP: mean {mean(vps):.1f}, median {statistics.median(vps):g}, min {min(vps)}, max {max(vps)}",
         f"steps lost: allied {mean([r.allied_steps_lost for r in rows]):.1f}, "
         f"italian {mean([r.italian_steps_lost for r in rows]):.1f} per game",
@@ -489,15 +465,13 @@ def _cell(value: Any) -> Any:
 
 def results_csv(results: list[GameResult]) -> str:
     buf = io.StringIO()
-    skip = ("control", "log", "losses", "variants", "variant_uses")
-    fields = [k for k in asdict(results[0]) if k not in skip] if results else []
-    writer = csv.DictWriter(buf, fieldnames=[*fields, "control_by_turn", "losses", "variants"])
+    fields = [k for k in asdict(results[0]) if k not in ("control", "log", "losses")] if results else []
+    writer = csv.DictWriter(buf, fieldnames=[*fields, "control_by_turn", "losses"])
     writer.writeheader()
     for r in results:
         row = {k: _cell(v) for k, v in asdict(r).items() if k in fields}
         row["control_by_turn"] = _cell(json.dumps(r.control))
         row["losses"] = _cell(json.dumps(r.losses))
-        row["variants"] = " ".join(r.variants)
         writer.writerow(row)
     return buf.getvalue()
 

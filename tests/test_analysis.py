@@ -247,3 +247,31 @@ def test_the_app_analysis_panel_reports_shows_threats_and_fills_its_gauge() -> N
     assert "0 of 5 play-outs" in gauge_html(None, 5)
     app.controller.end_phase()
     assert "The position has changed" in panel.output.value
+
+
+@pytest.mark.parametrize("name", ["agordat", "cheren-first-assault", "asmara"])
+def test_supply_cuts_checks_only_nearby_units_and_finds_every_cut(name: str) -> None:
+    """The threat map re-checks only the units whose line passes near the hex an enemy unit
+    moves to; a check of the whole side at every reachable hex finds the same cuts."""
+    from cheren.analysis.threats import enemy_reach, supply_cuts
+    from cheren.positions import load_position
+    from cheren.rules.supply import check_side
+    from cheren.scenario import Side, load_scenario
+
+    s = load_scenario()
+    p = load_position(name, s)
+    for side in Side:
+        fast = {(c.unit, c.by, c.at) for c in supply_cuts(p, side)}
+        supplied = {u for u, t in check_side(p, side).items() if t.supplied}
+        slow: dict[str, tuple[str, str, object]] = {}
+        for by, hexes in sorted(enemy_reach(p, side.enemy).items()):
+            for h in sorted(hexes):
+                if h == p.units[by].hex:
+                    continue
+                trial = p.copy()
+                trial.units[by].hex = h
+                after = check_side(trial, side)
+                for uid in sorted(supplied):
+                    if uid not in slow and not after[uid].supplied:
+                        slow[uid] = (uid, by, h)
+        assert {u for u, _, _ in fast} == set(slow)

@@ -33,7 +33,8 @@ def test_schema_lists_every_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["schema"]) == 0
     schemas = json.loads(capsys.readouterr().out)
     assert set(schemas) == {
-        "scenario.yaml", "terrain file", "map file", "counters file", "crt file", "chits file", "position file"
+        "scenario.yaml", "terrain file", "map file", "counters file", "crt file", "chits file", "position file",
+        "lesson file",
     }
     assert "towns" in schemas["map file"]["properties"]
 

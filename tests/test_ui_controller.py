@@ -359,7 +359,7 @@ def painted(m: Any) -> tuple[str, ...]:
 
 def test_the_map_widget_repaints_only_what_changed(moving: Controller) -> None:
     pytest.importorskip("ipycanvas")
-    from cheren.ui.map import MapWidget
+    from cheren.ui.map import PIXEL_RATIO, MapWidget
 
     c = moving
     m = MapWidget(c, 1000, 660)
@@ -373,7 +373,7 @@ def test_the_map_widget_repaints_only_what_changed(moving: Controller) -> None:
     # a click on the canvas goes through the view transform to the controller
     scene = m.canvas.scene
     assert isinstance(scene, Scene)
-    view = fit_view(scene.width, scene.height, 1000, 660)
+    view = fit_view(scene.width, scene.height, 1000 * PIXEL_RATIO, 660 * PIXEL_RATIO)  # a 2x canvas
     assert m.canvas.view == view
     target = sorted(c.legal_moves(HORSE))[-1]
     x, y = view.to_screen(*scene.layout.to_pixel(target))
@@ -445,3 +445,16 @@ def test_3_1_ending_a_phase_over_the_stacking_limit_warns_once_first() -> None:
     assert game.phase is Phase.MOVEMENT  # nothing happened yet
     went = c.end_phase()
     assert went.ok and game.pending is not None and "3.1" in game.pending.rules
+
+
+def test_the_acting_side_sees_its_chits_by_name_with_effect_and_moment(scenario: Scenario) -> None:
+    c = Controller(Game(scenario, seed=1941))
+    html = panels.chits_html(c)
+    hand = c.position.chits.hands[Side.ALLIED]
+    assert len(hand) == 4
+    for instance in hand:
+        chit = scenario.chits[instance.rsplit(".", 1)[0]]
+        assert panels.esc(chit.name) in html and panels.esc(chit.text) in html
+        assert instance not in html  # never the internal chit id
+    assert "Play it: in your" in html
+    assert "Italian</b>: 4 in hand" in html

@@ -1,386 +1,251 @@
-"""Optional rules (cheren.variants, seed 004) on small hand-made boards: each variant's effect on
-the odds, the six die rows, the legality gate and the resolution; the printed rules untouched
-when no variant is on; variants in scenario.yaml, in Game(...) and in game saves."""
+"""Optional rules (seed 004): each variant's effect on hand-made positions, the exact what-if
+with die-roll modifiers, saves and simulations that record them, and the standard rules unchanged
+when none is on (tests/test_determinism.py pins whole seeded games)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from cheren.actions import RemoveStep, Retreat
-from cheren.analysis.combat import Choices, proposed, what_if
-from cheren.game import Game, IllegalAction
+from cheren.analysis.combat import proposed, what_if
+from cheren.cli import main
+from cheren.game import Game
 from cheren.game_saves import dumps_game, loads_game
-from cheren.rules.combat import Attack, Commit, Push, StayAndLose
+from cheren.hexes import Hex
+from cheren.rules.combat_actions import Attack, Commit, StayAndLose
 from cheren.rules.combat_odds import compute_odds
-from cheren.rules.variant_combat import source_hexes
-from cheren.saves import SaveError
-from cheren.scenario import Scenario, ScenarioError, Side, load_scenario
-from cheren.variants import VARIANTS, UnknownVariant, check_variants, listing
-from tests.boards import H, allied, italian
-from tests.test_rules_combat import CLEAR, combat_game, make, two_step
-
-# 0303 and 0304 touch 0403; 0203 and 0205 are two hexes from it.
-MOUNTAIN_TARGET = ["........", "........", "...M....", "........", "........"]  # 0403 is a mountain hex
-ROUGH_TARGET = ["........", "........", "...r....", "........", "........"]
-
-
-def gun(id: str, side: str = "allied", sp: int = 3) -> dict[str, Any]:
-    if side == "allied":
-        return allied(id, sp=sp, type="field_gun")
-    return italian(id, sp=sp, type="field_gun")
-
-
-def on(s: Scenario, *names: str) -> Scenario:
-    return s.with_variants(names)
-
-
-def rows(odds: Any) -> list[int]:
-    return [odds.row(d) for d in range(1, 7)]
-
-
-# -- the registry ----------------------------------------------------------------------------------
-def test_every_variant_is_documented_with_the_rules_it_changes() -> None:
-    for name, v in VARIANTS.items():
-        assert v.name == name and v.title and v.summary and len(v.text) > len(v.summary)
-        assert v.rules and all(r[0].isdigit() for r in v.rules)
-        assert "seed 004" in v.source
-        assert name in listing() and v.summary in listing()
-
-
-def test_an_unknown_variant_is_refused_by_name() -> None:
-    with pytest.raises(UnknownVariant, match=r"'long-range-tanks'.*known: artillery-modifier"):
-        check_variants(["artillery-range", "long-range-tanks"])
-    with pytest.raises(UnknownVariant, match="long-range-tanks"):
-        Game(load_scenario(), seed=1, variants=["long-range-tanks"])
-    assert check_variants(["artillery-range", "artillery-modifier", "artillery-range"]) == (
-        "artillery-modifier", "artillery-range")
-
-
-def test_scenario_yaml_lists_the_variants_that_are_on(tmp_path: Path) -> None:
-    def switch(names: list[str]) -> Any:
-        def mutate(files: dict[str, Any]) -> None:
-            files["scenario.yaml"]["variants"] = names
-        return mutate
-
-    s = make(tmp_path / "a", [allied("a"), italian("i")], mutate=switch(["artillery-range"]))
-    assert s.variants == {"artillery-range"}
-    assert Game(s, seed=1).variants == ("artillery-range",)
-    assert Game(s, seed=1, variants=[]).variants == ()  # a game may switch them off again
-    with pytest.raises(ScenarioError) as err:
-        make(tmp_path / "b", [allied("a"), italian("i")], mutate=switch(["artillery-range", "heavy-rain"]))
-    assert "scenario.yaml" in str(err.value) and "variants" in str(err.value) and "'heavy-rain'" in str(err.value)
-
-
-def test_the_bundled_scenario_plays_the_printed_rules() -> None:
-    s = load_scenario()
-    assert s.variants == frozenset() and Game(s, seed=3).variants == ()
-    assert s.with_variants(["artillery-range"]) is s.with_variants(["artillery-range"])  # one copy per set
-    assert s.with_variants([]) is s
-
-
-# -- the printed rules are untouched -------------------------------------------------------------------
-def test_no_variant_no_modifier_and_the_columns_rows_as_printed(tmp_path: Path) -> None:
-    s = make(tmp_path, [allied("a", sp=4), gun("g"), italian("i", sp=2), gun("ig", "italian")])
-    g = combat_game(s, {"a": "0303", "g": "0304", "i": "0403", "ig": "0403"})
-    odds = compute_odds(g.position, ["a", "g"], H("0403"))
-    assert odds.modifiers == () and rows(odds) == [1, 2, 3, 4, 5, 6]
-    assert odds.results == odds.columns[odds.column].results
-    assert what_if(g.position, proposed("0403", ["a", "g"])).variant_lines == ()
-
-
-# -- (a) die-roll modifiers ----------------------------------------------------------------------------
-def test_artillery_in_the_attack_adds_one_and_the_rows_shift_and_clamp(tmp_path: Path) -> None:
-    s = on(make(tmp_path, [allied("a", sp=4), gun("g", sp=2), italian("i", sp=3)]), "artillery-modifier")
-    g = combat_game(s, {"a": "0303", "g": "0304", "i": "0403"})
-    odds = compute_odds(g.position, ["a", "g"], H("0403"))  # 6 vs 3: 2-1, support 2 vs 0: 3-1
-    assert [(m.amount, m.variant) for m in odds.modifiers] == [(1, "artillery-modifier")]
-    assert rows(odds) == [2, 3, 4, 5, 6, 6]
-    column = odds.columns[odds.column].results
-    assert odds.results == (column[1], column[2], column[3], column[4], column[5], column[5])
-    assert "artillery in the attack (G): +1 to the die" in odds.explain()
-    w = what_if(g.position, proposed("0403", ["a", "g"]))
-    assert w.variant_lines[0].startswith("artillery in the attack (G): +1 to the die (variant: Artillery die modifier)")
-    assert "1->2, 2->3, 3->4, 4->5, 5->6, 6->6" in w.variant_lines[1]
-    assert "| 1 (row 2) |" in w.explain() and "| 6 |" in w.explain()
-
-
-def test_artillery_in_the_defence_subtracts_one_and_both_cancel(tmp_path: Path) -> None:
-    s = on(make(tmp_path, [allied("a", sp=6), gun("g"), italian("i", sp=2), gun("ig", "italian")]),
-           "artillery-modifier")
-    g = combat_game(s, {"a": "0303", "g": "0304", "i": "0403", "ig": "0403"})
-    alone = compute_odds(g.position, ["a"], H("0403"))
-    assert [m.amount for m in alone.modifiers] == [-1] and rows(alone) == [1, 1, 2, 3, 4, 5]
-    both = compute_odds(g.position, ["a", "g"], H("0403"))
-    assert [m.amount for m in both.modifiers] == [1, -1] and rows(both) == [1, 2, 3, 4, 5, 6]
-    assert len(what_if(g.position, proposed("0403", ["a", "g"])).variant_lines) == 3  # two modifiers, the net
-
-
-def test_cavalry_attacking_only_infantry_in_clear_adds_one(tmp_path: Path) -> None:
-    horse = italian("horse", sp=2, mp=8, type="cavalry")
-    s = on(make(tmp_path, [horse, italian("inf", sp=2), allied("a", sp=2), gun("g", sp=1)]), "cavalry-modifier")
-    g = combat_game(s, {"horse": "0303", "inf": "0304", "a": "0403"}, side=Side.ITALIAN)
-    assert [m.amount for m in compute_odds(g.position, ["horse", "inf"], H("0403")).modifiers] == [1]
-    g.position.place("g", "0403")  # a gun among the defenders: no longer only infantry
-    assert compute_odds(g.position, ["horse", "inf"], H("0403")).modifiers == ()
-
-
-def test_cavalry_gets_nothing_in_rough_terrain_and_defends_in_mountains(tmp_path: Path) -> None:
-    horse = italian("horse", sp=2, mp=8, type="cavalry")
-    s = on(make(tmp_path, [horse, allied("a", sp=4)], ROUGH_TARGET), "cavalry-modifier")
-    g = combat_game(s, {"horse": "0303", "a": "0403"}, side=Side.ITALIAN)
-    assert compute_odds(g.position, ["horse"], H("0403")).modifiers == ()
-    s2 = on(make(tmp_path / "m", [horse, allied("a", sp=4, mp=6)], MOUNTAIN_TARGET), "cavalry-modifier")
-    g2 = combat_game(s2, {"horse": "0403", "a": "0303"})
-    odds = compute_odds(g2.position, ["a"], H("0403"))
-    reasons = [(m.amount, m.reason) for m in odds.modifiers]
-    assert reasons == [(-1, "cavalry (Horse) defends 0403 against only infantry")]
-
-
-def test_mountain_troops_in_mountain_hexes_attack_and_defend_better(tmp_path: Path) -> None:
-    alpini = italian("alpini", sp=3, mp=6, type="mountain_infantry")
-    s = on(make(tmp_path, [alpini, allied("a", sp=8, mp=6), allied("b", sp=8, mp=6)], MOUNTAIN_TARGET),
-           "mountain-troops-modifier")
-    g = combat_game(s, {"alpini": "0403", "a": "0303", "b": "0304"})
-    assert [m.amount for m in compute_odds(g.position, ["a", "b"], H("0403")).modifiers] == [-1]
-    clear = on(make(tmp_path / "c", [alpini, allied("a", sp=8, mp=6)], CLEAR), "mountain-troops-modifier")
-    g2 = combat_game(clear, {"alpini": "0403", "a": "0303"})
-    assert compute_odds(g2.position, ["a"], H("0403")).modifiers == ()  # only in mountain hexes
-    g3 = combat_game(s, {"alpini": "0303", "a": "0403"}, side=Side.ITALIAN)
-    assert [m.amount for m in compute_odds(g3.position, ["alpini"], H("0403")).modifiers] == [1]
-
-
-def test_combined_arms_needs_foot_infantry_and_a_mobile_unit_off_the_mountains(tmp_path: Path) -> None:
-    lorry = allied("lorry", sp=3, mp=8, type="motorized_infantry")
-    s = on(make(tmp_path, [allied("a", sp=4), lorry, italian("i", sp=3)]), "combined-arms-modifier")
-    g = combat_game(s, {"a": "0303", "lorry": "0304", "i": "0403"})
-    odds = compute_odds(g.position, ["a", "lorry"], H("0403"))
-    assert [(m.amount, m.reason) for m in odds.modifiers] == [(1, "combined arms: foot infantry with Lorry")]
-    assert compute_odds(g.position, ["a"], H("0403")).modifiers == ()
-    assert compute_odds(g.position, ["lorry"], H("0403")).modifiers == ()
-    m = on(make(tmp_path / "m", [allied("a", sp=4, mp=6), allied("horse", sp=2, mp=8, type="cavalry"),
-                                 italian("i", sp=3)], MOUNTAIN_TARGET), "combined-arms-modifier")
-    g2 = combat_game(m, {"a": "0303", "horse": "0304", "i": "0403"})
-    assert compute_odds(g2.position, ["a", "horse"], H("0403")).modifiers == ()
-
-
-def test_the_die_clamps_at_one_when_the_modifiers_add_to_minus_two(tmp_path: Path) -> None:
-    alpini = italian("alpini", sp=3, mp=6, type="mountain_infantry")
-    s = on(make(tmp_path, [alpini, gun("ig", "italian"), allied("a", sp=12, mp=6)], MOUNTAIN_TARGET),
-           "artillery-modifier", "mountain-troops-modifier")
-    g = combat_game(s, {"alpini": "0403", "ig": "0403", "a": "0303"})
-    odds = compute_odds(g.position, ["a"], H("0403"))
-    assert odds.die_modifier == -2 and rows(odds) == [1, 1, 1, 2, 3, 4]
-
-
-def test_the_game_rolls_on_the_modified_row_and_the_push_reads_it(tmp_path: Path) -> None:
-    # 24 vs 4 = 6-1, played on 5-1 (11.5); the gun wins support 2 vs 0: 7-1.  Die 4 reads row 5: 0/2r.
-    s = on(make(tmp_path, [allied("a", sp=11), allied("b", sp=11), gun("g", sp=2), two_step("i"), two_step("j")]),
-           "artillery-modifier")
-    g = combat_game(s, {"a": "0303", "b": "0304", "g": "0304", "i": "0403", "j": "0403"}, 4)
-    odds = compute_odds(g.position, ["a", "b", "g"], H("0403"))
-    assert odds.column_name == "7-1" and str(odds.results[3]) == "0/2r"
-    g.apply(Attack(H("0403"), ("a", "b", "g")))
-    assert any("die 4, modified +1 to 5, on the 7-1 column: 0/2r" in e for e in g.log[-1].events)
-    g.apply(StayAndLose())
-    g.apply(RemoveStep("i"))
-    g.apply(RemoveStep("j"))
-    g.apply(RemoveStep("i"))
-    assert g.pending is not None and g.pending.kind == "combat_push"  # a natural 4, a modified 5 (11.8)
-
-
-# -- (b) artillery from two hexes away -------------------------------------------------------------------
-def _range_board(tmp_path: Path, **options: Any) -> Scenario:
-    return make(tmp_path, [allied("a", sp=4), gun("g", sp=3), italian("i", sp=2)], **options)
-
-
-def test_printed_rules_artillery_must_be_adjacent(tmp_path: Path) -> None:
-    g = combat_game(_range_board(tmp_path), {"a": "0303", "g": "0203", "i": "0403"})
-    verdict = g.check(Commit("g", H("0403")))
-    assert not verdict.ok and verdict.refusal is not None and "not adjacent" in verdict.refusal.reason
-    assert Commit("g", H("0403")) not in g.legal_actions()
-
-
-def test_artillery_range_lets_a_gun_two_hexes_away_join_with_full_strength(tmp_path: Path) -> None:
-    s = on(_range_board(tmp_path), "artillery-range")
-    g = combat_game(s, {"a": "0303", "g": "0203", "i": "0403"}, 6)
-    assert Commit("g", H("0403")) in g.legal_actions()
-    assert H("0203") in source_hexes(g.position, H("0403"))
-    w = what_if(g.position, proposed("0403", ["a", "g"]))
-    assert w.legal and w.odds.attack_sp == 7 and w.odds.attack_support == 3
-    assert any(line.startswith("G fires from 0203, two hexes from 0403, with 3 strength") for line in w.variant_lines)
-    g.apply(Attack(H("0403"), ("a", "g")))  # the gate agrees
-    assert any("7 vs 2" in e for e in g.log[-1].events)
-
-
-def test_artillery_range_keeps_11_2_and_reaches_no_further_than_two(tmp_path: Path) -> None:
-    s = on(_range_board(tmp_path), "artillery-range")
-    g = combat_game(s, {"a": "0603", "g": "0203", "i": "0403"})
-    with pytest.raises(IllegalAction) as err:  # the gun alone: 11.2
-        g.apply(Attack(H("0403"), ("g",)))
-    assert "11.2" in str(err.value)
-    g2 = combat_game(s, {"a": "0303", "g": "0103", "i": "0403"})
-    verdict = g2.check(Commit("g", H("0403")))
-    assert not verdict.ok and verdict.refusal is not None and "more than 2 hexes" in verdict.refusal.reason
-    g3 = combat_game(s, {"a": "0203", "g": "0103", "i": "0403"})  # infantry two away is still out of reach
-    assert not g3.check(Commit("a", H("0403"))).ok
-
-
-def test_guns_firing_from_range_cross_no_river(tmp_path: Path) -> None:
-    s = on(_range_board(tmp_path, rivers=[["0303/0403"]]), "artillery-range")
-    g = combat_game(s, {"a": "0303", "g": "0203", "i": "0403"})
-    odds = compute_odds(g.position, ["a", "g"], H("0403"))
-    assert any("river" in x.reason for x in odds.shifts)  # the adjacent attacker crosses: the shift stands
-
-
-# -- (c) losses instead of retreat, once and for all ----------------------------------------------------------
-def _stay_then_push(s: Scenario) -> Game:
-    g = combat_game(s, {"a": "0303", "b": "0304", "i": "0403", "j": "0403"}, 5)  # 24 vs 4: 5-1, die 5: 0/2r
-    g.apply(Attack(H("0403"), ("a", "b")))
-    g.apply(StayAndLose())
-    g.apply(RemoveStep("i"))
-    g.apply(RemoveStep("j"))
-    g.apply(RemoveStep("i"))
-    return g
-
-
-def test_losses_instead_of_retreat_settles_the_result_no_push(tmp_path: Path) -> None:
-    s = make(tmp_path, [allied("a", sp=12), allied("b", sp=12), two_step("i"), two_step("j")])
-    printed = _stay_then_push(s)
-    assert printed.pending is not None and printed.pending.kind == "combat_push"
-    varied = _stay_then_push(on(s, "losses-instead-of-retreat"))
-    assert varied.pending is None or varied.pending.kind != "combat_push"
-    assert not varied.check(Push(True)).ok
-    assert varied.position.units["j"].hex == H("0403")  # it stayed, a step down, and is not pushed out
-
-
-def test_losses_instead_of_retreat_in_the_what_if(tmp_path: Path) -> None:
-    s = make(tmp_path, [allied("a", sp=12), allied("b", sp=12), two_step("i"), two_step("j")])
-    pushing = Choices(defender_retreats=False, attacker_pushes=True)
-    g = combat_game(s, {"a": "0303", "b": "0304", "i": "0403", "j": "0403"})
-    printed = what_if(g.position, proposed("0403", ["a", "b"]), choices=pushing)
-    assert any(o.pushes for o in printed.distribution)
-    g2 = combat_game(on(s, "losses-instead-of-retreat"), {"a": "0303", "b": "0304", "i": "0403", "j": "0403"})
-    varied = what_if(g2.position, proposed("0403", ["a", "b"]), choices=pushing)
-    assert not any(o.pushes for o in varied.distribution)
-    assert varied.expected_attacker_steps < printed.expected_attacker_steps
-    assert any("cannot be pushed" in line for line in varied.variant_lines)
-
-
-def test_the_defender_may_still_retreat_under_losses_instead_of_retreat(tmp_path: Path) -> None:
-    s = on(make(tmp_path, [allied("a", sp=12), allied("b", sp=12), two_step("i"), two_step("j")]),
-           "losses-instead-of-retreat")
-    g = combat_game(s, {"a": "0303", "b": "0304", "i": "0403", "j": "0403"}, 5)
-    g.apply(Attack(H("0403"), ("a", "b")))
-    assert any(isinstance(a, Retreat) for a in g.legal_actions()) and StayAndLose() in g.legal_actions()
-
-
-# -- Game(..., variants=) and saves ----------------------------------------------------------------------------
-def test_game_variants_apply_to_a_given_start_position(tmp_path: Path) -> None:
-    s = _range_board(tmp_path)
-    start = combat_game(s, {"a": "0303", "g": "0203", "i": "0403"}).position
-    g = Game(s, seed=1, position=start, variants=["artillery-range"])
-    assert g.variants == ("artillery-range",) and g.position.scenario.variants == {"artillery-range"}
-    assert Commit("g", H("0403")) in g.legal_actions()
-    assert start.scenario is s  # the position handed in is not changed
-
-
-def test_a_save_records_the_variants_and_loads_them_back() -> None:
-    s = load_scenario()
-    g = Game(s, seed=5, variants=["losses-instead-of-retreat", "artillery-modifier"])
-    for _ in range(3):
-        g.apply(g.legal_actions()[-1])
-    text = dumps_game(g)
-    assert json.loads(text)["variants"] == ["artillery-modifier", "losses-instead-of-retreat"]
-    back = loads_game(text, s)
-    assert back.variants == g.variants and back.position.units == g.position.units
-    assert dumps_game(back) == text
-
-
-def test_a_save_without_variants_is_the_printed_rules_and_bad_names_are_refused() -> None:
-    s = load_scenario()
-    text = dumps_game(Game(s, seed=5))
-    assert "variants" not in json.loads(text)  # saves of the printed rules are as before
-    assert loads_game(text, s.with_variants(["artillery-range"])).variants == ()
-    raw = json.loads(text)
-    raw["variants"] = ["artillery-range", "night-moves"]
-    with pytest.raises(SaveError, match=r"game.json: variants\[1\]: unknown variant 'night-moves'"):
-        loads_game(json.dumps(raw), s, source="game.json")
-    raw["variants"] = "artillery-range"
-    with pytest.raises(SaveError, match=r"game\.json: variants: must be a list"):
-        loads_game(json.dumps(raw), s, source="game.json")
-
-
-# -- the app's controller and panels ---------------------------------------------------------------------------
-def test_the_app_starts_a_new_game_with_the_chosen_variants() -> None:
-    from cheren.ui.controller import Controller
-    from cheren.ui.panels import variants_html
-
-    c = Controller(Game(load_scenario(), seed=1941))
-    assert not c.game.variants and "as printed" in variants_html(())
-    c.game.apply(c.game.legal_actions()[-1])
-    fresh = Game(load_scenario(), seed=1941).position
-    feedback = c.new_game_with_variants(["artillery-range", "artillery-modifier"])
-    assert feedback.kind == "ok" and "previous game (1 actions)" in feedback.text
-    assert c.game.variants == ("artillery-modifier", "artillery-range") and c.game.log == []
-    assert c.game.seed == 1941 and c.game.position.units == fresh.units
-    assert "Artillery fires from two hexes away" in variants_html(c.game.variants)
-    refused = c.new_game_with_variants(["fog-of-war"])
-    assert refused.kind == "refused" and "'fog-of-war'" in refused.text and len(c.game.variants) == 2
-
-
-def test_the_what_if_panel_shows_each_variant_and_the_moved_rows(tmp_path: Path) -> None:
-    from cheren.ui.panels import odds_html
-
-    s = on(make(tmp_path, [allied("a", sp=4), gun("g", sp=2), italian("i", sp=3)]), "artillery-modifier")
-    g = combat_game(s, {"a": "0303", "g": "0304", "i": "0403"})
-    html = odds_html(what_if(g.position, proposed("0403", ["a", "g"])))
-    assert "artillery in the attack (G): +1 to the die (variant: Artillery die modifier)" in html
-    assert "<td>1→2</td>" in html and "<td>6</td>" in html
-
-
-# -- the command line --------------------------------------------------------------------------------------------
-def test_cli_lists_variants_and_refuses_unknown_ones(capsys: pytest.CaptureFixture[str]) -> None:
-    from cheren.cli import main
-
-    assert main(["variants"]) == 0
-    out = capsys.readouterr().out
-    assert all(name in out for name in VARIANTS) and len(out.strip().splitlines()) == len(VARIANTS)
-    assert main(["variants", "artillery-range"]) == 0
-    assert "changes 11.0, 11.1, 11.2" in capsys.readouterr().out
-    assert main(["simulate", "--games", "1", "--variant", "artillery-range", "--variant", "moon-landing"]) == 2
-    assert "--variant: unknown variant 'moon-landing'" in capsys.readouterr().err
-
-
-def test_cli_simulate_and_compare_variants_on_the_same_seeds(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    from cheren.cli import main
-
-    out = tmp_path / "run.json"
-    assert main(["simulate", "--games", "2", "--allied", "heuristic", "--italian", "heuristic", "--quiet",
-                 "--variant", "artillery-range", "--out", str(out)]) == 0
+from cheren.scenario import Phase, Side, load_scenario
+from cheren.state import Position
+from cheren.variants import ARTILLERY_RANGE, DIE_MODIFIERS, LOSSES_STAND, VARIANTS, VariantError, check_variants
+
+H = Hex.from_label
+SCENARIO = load_scenario()
+
+
+def board(placements: dict[str, str], *, variants: tuple[str, ...] = (), turn: int = 4, seed: int = 1) -> Game:
+    """The bundled scenario with only these units on the map, in the Allied Combat phase."""
+    s = SCENARIO.with_variants(variants)
+    p = Position.empty(s, seed=seed)
+    for uid, where in placements.items():
+        p.place(uid, where)
+    p.set_turn(turn, Side.ALLIED, Phase.COMBAT)
+    p.chits.hands[Side.ALLIED].clear()
+    p.chits.hands[Side.ITALIAN].clear()
+    return Game(s, seed=seed, position=p)
+
+
+# -- the switches ------------------------------------------------------------------------------
+def test_variants_are_named_documented_and_checked() -> None:
+    assert set(VARIANTS) == {DIE_MODIFIERS, ARTILLERY_RANGE, LOSSES_STAND}
+    for v in VARIANTS.values():
+        assert v.summary and len(v.text) > 80 and v.rules and "seed 004" in v.source
+    with pytest.raises(VariantError, match="unknown variant 'tanks-fly'; known: die-modifiers"):
+        check_variants(["tanks-fly"])
+    assert SCENARIO.variants == frozenset()
+    assert SCENARIO.with_variants([]) is SCENARIO
+
+
+def test_a_game_with_no_variant_is_the_standard_game() -> None:
+    plain = Game(SCENARIO, seed=7)
+    none = Game(SCENARIO, seed=7, variants=[])
+    assert plain.position.units == none.position.units and none.scenario.variants == frozenset()
+
+
+def test_scenario_yaml_may_switch_variants_on_and_refuses_unknown_ones(tmp_path: Path) -> None:
+    import shutil
+
+    from cheren.scenario import ScenarioError
+
+    copy = tmp_path / "scenario"
+    shutil.copytree(SCENARIO.directory, copy)
+    text = (copy / "scenario.yaml").read_text()
+    (copy / "scenario.yaml").write_text(text + "\nvariants: [die-modifiers]\n")
+    assert load_scenario(copy).variants == {DIE_MODIFIERS}
+    (copy / "scenario.yaml").write_text(text + "\nvariants: [no-such-rule]\n")
+    with pytest.raises(ScenarioError, match=r"scenario.yaml: variants.*unknown variant 'no-such-rule'"):
+        load_scenario(copy)
+
+
+# -- (a) die-roll modifiers ----------------------------------------------------------------------
+PLACES = {"ind_10": "0509", "fa_28": "0509", "sdf_mmg_1": "0510", "col_41": "0609"}
+
+
+def test_die_modifiers_move_the_six_rows_and_clamp_them() -> None:
+    standard = board(PLACES)
+    variant = board(PLACES, variants=(DIE_MODIFIERS,))
+    attackers = ("ind_10", "fa_28", "sdf_mmg_1")
+    a = compute_odds(standard.position, attackers, H("0609"))
+    b = compute_odds(variant.position, attackers, H("0609"))
+    assert a.column == b.column and a.die_modifiers == ()
+    reasons = {(m.reason, m.points) for m in b.die_modifiers}
+    assert reasons == {("artillery", 1), ("combined arms", 1)}  # guns, and infantry with a motorized unit
+    assert b.die_shift == 2
+    printed = a.columns[a.column].results
+    assert b.results == (printed[2], printed[3], printed[4], printed[5], printed[5], printed[5])
+    assert a.results == printed
+    assert "die-roll modifiers (variant)" in " ".join(b.notes) and "die +2" in b.explain()
+
+
+def test_defending_artillery_and_mountain_troops_lower_the_die() -> None:
+    game = board({"comm_51": "2007", "alpini_uork_amba": "2006", "art_cheren": "2006"},
+                 variants=(DIE_MODIFIERS,))
+    assert game.scenario.hexes[H("2006")].mountain
+    odds = compute_odds(game.position, ("comm_51",), H("2006"))
+    reasons = {(m.side, m.reason, m.points) for m in odds.die_modifiers}
+    assert reasons == {(Side.ITALIAN, "artillery", -1), (Side.ITALIAN, "mountain troops in the mountains", -1)}
+    printed = odds.columns[odds.column].results
+    assert odds.results == (printed[0], printed[0], printed[0], printed[1], printed[2], printed[3])
+
+
+def test_cavalry_against_infantry_only_in_the_clear() -> None:
+    game = board({"guillet": "0509", "ind_10": "0609"}, variants=(DIE_MODIFIERS,))
+    game.position.set_turn(4, Side.ITALIAN, Phase.COMBAT)
+    odds = compute_odds(game.position, ("guillet",), H("0609"))
+    assert [m.reason for m in odds.die_modifiers] == ["cavalry against infantry"]
+
+
+def test_the_exact_what_if_reads_the_moved_rows() -> None:
+    standard = board(PLACES)
+    variant = board(PLACES, variants=(DIE_MODIFIERS,))
+    attack = proposed("0609", ("ind_10", "fa_28", "sdf_mmg_1"))
+    a, b = what_if(standard.position, attack), what_if(variant.position, attack)
+    assert sum(b.distribution.values()) == 1
+    assert b.expected_defender_steps > a.expected_defender_steps  # two die points the attacker's way
+    assert b.expected_attacker_steps < a.expected_attacker_steps
+    odds = compute_odds(variant.position, attack.attackers, H("0609"))
+    assert [r.result for r in b.rolls] == list(odds.results)
+
+
+def test_the_roll_is_read_on_the_moved_row_and_says_so() -> None:
+    game = board(PLACES, variants=(DIE_MODIFIERS,), seed=3)
+    events = game.apply(Attack(H("0609"), ("ind_10", "fa_28", "sdf_mmg_1"), False))
+    die_line = next(e for e in events if e.startswith("die "))
+    assert " +2 = " in die_line
+
+
+# -- (b) artillery range -------------------------------------------------------------------------
+RANGE = {"ind_10": "0509", "fa_28": "0408", "col_41": "0609"}
+
+
+def test_artillery_joins_an_attack_from_two_hexes_away_only_with_the_variant() -> None:
+    assert H("0408").distance(H("0609")) == 2
+    standard = board(RANGE)
+    verdict = standard.check(Commit("fa_28", H("0609")))
+    assert verdict.refusal is not None and verdict.refusal.rules == ("11.0",)
+    ranged = board(RANGE, variants=(ARTILLERY_RANGE,))
+    assert ranged.check(Commit("fa_28", H("0609"))).ok
+    assert Commit("fa_28", H("0609")) in ranged.legal_actions()
+    odds = compute_odds(ranged.position, ("ind_10", "fa_28"), H("0609"))
+    assert odds.attack_sp == 8 + 3
+
+
+def test_ranged_artillery_still_needs_a_non_artillery_unit() -> None:
+    ranged = board({"fa_28": "0408", "col_41": "0609"}, variants=(ARTILLERY_RANGE,))
+    verdict = ranged.check(Attack(H("0609"), ("fa_28",), False))
+    assert verdict.refusal is not None and "11.2" in verdict.refusal.rules
+
+
+def test_artillery_three_hexes_away_stays_out() -> None:
+    ranged = board({"ind_10": "0509", "fa_28": "0308", "col_41": "0609"}, variants=(ARTILLERY_RANGE,))
+    assert H("0308").distance(H("0609")) == 3
+    assert not ranged.check(Commit("fa_28", H("0609"))).ok
+
+
+# -- (c) losses stand --------------------------------------------------------------------------
+PUSH = {"savoia_10": "0609", "col_41": "0609", "ind_10": "0509", "sudan_eac_1": "0711"}
+
+
+def _after_stay(variants: tuple[str, ...]) -> Game:
+    game = board(PUSH, variants=variants, seed=2)
+    game.apply(Attack(H("0609"), ("ind_10",), False))
+    assert game.pending is not None and game.pending.kind == "combat_retreat"
+    game.apply(StayAndLose())
+    while game.pending is not None and game.pending.kind == "combat_loss":  # which unit loses the step
+        game.apply(game.legal_actions()[0])
+    return game
+
+
+def test_11_8_the_push_is_offered_after_a_stay_on_a_five_and_not_with_losses_stand() -> None:
+    standard = _after_stay(())
+    assert standard.pending is not None and standard.pending.kind == "combat_push"
+    final = _after_stay((LOSSES_STAND,))
+    assert final.pending is None or final.pending.kind != "combat_push"
+    assert not any(a.kind == "push" for a in final.legal_actions())
+
+
+# -- saves and simulations record the variants ----------------------------------------------------
+def test_a_save_records_its_variants_and_an_old_save_loads_as_standard() -> None:
+    game = Game(SCENARIO, seed=5, variants=[ARTILLERY_RANGE, DIE_MODIFIERS])
+    text = dumps_game(game)
+    assert json.loads(text)["variants"] == [ARTILLERY_RANGE, DIE_MODIFIERS]
+    again = loads_game(text, SCENARIO)
+    assert again.scenario.variants == {ARTILLERY_RANGE, DIE_MODIFIERS}
+    assert "variants" not in json.loads(dumps_game(Game(SCENARIO, seed=5)))
+    bad = json.loads(text)
+    bad["variants"] = ["nope"]
+    from cheren.saves import SaveError
+
+    with pytest.raises(SaveError, match="unknown variant 'nope'"):
+        loads_game(json.dumps(bad), SCENARIO)
+
+
+def test_simulate_with_a_variant_records_it(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    assert main(["simulate", "--games", "2", "--allied", "random", "--italian", "random", "--variant",
+                 DIE_MODIFIERS, "--out", str(out), "--quiet"]) == 0
     data = json.loads(out.read_text())
-    assert data["run"]["variants"] == ["artillery-range"]
-    assert all(g["variants"] == ["artillery-range"] for g in data["games"])
-    assert "variants: artillery-range" in capsys.readouterr().out
-    report = tmp_path / "compare.json"
-    assert main(["compare-variants", "--games", "2", "--quiet", "--variant", "artillery-range",
-                 "--variant", "artillery-modifier,combined-arms-modifier", "--out", str(report)]) == 0
-    text = capsys.readouterr().out
-    assert "| printed rules |" in text and "| artillery-modifier, combined-arms-modifier |" in text
-    sets = json.loads(report.read_text())["rule_sets"]
-    assert [s["variants"] for s in sets] == [[], ["artillery-range"], ["artillery-modifier", "combined-arms-modifier"]]
-    assert sets[1]["games"] == 2 and sets[1]["paired"]["games_changed"]["games"] == 2
+    assert data["run"]["variants"] == [DIE_MODIFIERS]
+    assert all(g["variants"] == [DIE_MODIFIERS] for g in data["games"])
+    assert main(["simulate", "--games", "1", "--variant", "nope", "--quiet"]) == 2
+    assert "unknown variant 'nope'" in capsys.readouterr().err
 
 
-def test_play_outs_of_a_position_keep_its_variants() -> None:
-    from cheren.analysis.evaluate import evaluate
+def test_cheren_variants_lists_them(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["variants"]) == 0
+    listing = capsys.readouterr().out
+    assert all(name in listing for name in VARIANTS)
+    assert main(["variants", LOSSES_STAND]) == 0
+    assert "11.8" in capsys.readouterr().out
 
-    g = Game(load_scenario(), seed=4, variants=["artillery-range"])
-    ev = evaluate(g, 1, seed=2)
-    assert ev.results[0].variants == ["artillery-range"]
-    assert evaluate(Game(load_scenario(), seed=4), 1, seed=2).results[0].variants == []
+
+def test_compare_variants_writes_a_report_and_a_chart(tmp_path: Path) -> None:
+    out, chart = tmp_path / "v.md", tmp_path / "v.png"
+    assert main(["compare-variants", "--games", "2", "--allied", "random", "--italian", "random",
+                 "--out", str(out), "--chart", str(chart), "--quiet"]) == 0
+    text = out.read_text()
+    assert "standard rules" in text and all(name in text for name in VARIANTS)
+    assert chart.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_what_if_panel_shows_the_modifiers() -> None:
+    from cheren.ui import panels
+
+    game = board(PLACES, variants=(DIE_MODIFIERS,))
+    html = panels.odds_html(what_if(game.position, proposed("0609", ("ind_10", "fa_28", "sdf_mmg_1"))))
+    assert "die-roll modifiers (variant)" in html and "artillery (Allied) +1" in html
+
+
+def test_the_apps_game_panel_starts_a_game_with_the_ticked_rules() -> None:
+    from cheren.ui.app import App
+
+    app = App(Game(SCENARIO, seed=3))
+    app.variant_boxes[DIE_MODIFIERS].value = True
+    fb = app.new_game()
+    assert app.controller.game.scenario.variants == {DIE_MODIFIERS}
+    assert app.controller.position.scenario.variants == {DIE_MODIFIERS}
+    assert "die-modifiers" in fb.text
+
+
+def test_the_what_if_names_ranged_guns_and_the_missing_push() -> None:
+    from cheren.analysis.combat import Choices
+
+    ranged = board(RANGE, variants=(ARTILLERY_RANGE,))
+    wi = what_if(ranged.position, proposed("0609", ("ind_10", "fa_28")))
+    assert any("28 Fd RA fires from two hexes away (0408" in n for n in wi.notes)
+    pushing = Choices(defender_retreats=False, attacker_pushes=True)
+    standard = what_if(board(PUSH).position, proposed("0609", ("ind_10",)), choices=pushing)
+    final = what_if(board(PUSH, variants=(LOSSES_STAND,)).position, proposed("0609", ("ind_10",)), choices=pushing)
+    assert any(o.pushes for o in standard.distribution) and not any(o.pushes for o in final.distribution)
+    assert any("losses-stand" in n for n in final.notes)

@@ -25,6 +25,6 @@ def execute(path: Path) -> None:
 
 
 if __name__ == "__main__":
-    targets = [Path(p).resolve() for p in sys.argv[1:]] or sorted((ROOT / "notebooks").glob("*.ipynb"))
+    targets = [Path(p).resolve() for p in sys.argv[1:]] or sorted((ROOT / "notebooks").rglob("*.ipynb"))
     for target in targets:
         execute(target)

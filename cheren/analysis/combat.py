@@ -29,10 +29,9 @@ from cheren.rules.combat_odds import Odds, Shift, compute_odds, defenders_in
 from cheren.rules.combat_resolution import PUSH_ROLLS, modifiers_from_effects
 from cheren.rules.retreat import retreat_options
 from cheren.rules.stacking import stack_value
-from cheren.rules.variant_combat import ranged_attackers
 from cheren.scenario.models import CombatResult
 from cheren.state import Position, chit_key
-from cheren.variants import VARIANTS, is_on
+from cheren.variants import push_allowed
 
 SIXTH = Fraction(1, 6)
 
@@ -129,7 +128,6 @@ class WhatIf:
     can_retreat: bool
     refusal: Refusal | None = None  # why the position's rules would refuse it (not what this phase used up)
     notes: tuple[str, ...] = field(default=())
-    variant_lines: tuple[str, ...] = field(default=())  # each optional rule's effect here (cheren.variants)
 
     # -- the odds ------------------------------------------------------------------------------
     @property
@@ -194,7 +192,6 @@ class WhatIf:
         if not p.shifts:
             lines.append("- No column shifts (11.1, 11.4)")
         lines.append(f"- Final column: **{p.column_name}** (11.5)")
-        lines += [f"- {n}" for n in self.variant_lines]
         if self.refusal is not None:
             lines.append(f"- The rules would refuse this attack now: {self.refusal}")
         lines += [f"- {n}" for n in self.notes]
@@ -202,7 +199,7 @@ class WhatIf:
         lines += ["| die | result | what happens | attacker steps | defender steps |", "|---|---|---|---|---|"]
         for r in self.rolls:
             o = r.outcome
-            lines.append(f"| {die_text(p, r.die)} | {r.result} | {r.story} | {o.attacker_steps} | {o.defender_steps} |")
+            lines.append(f"| {r.die} | {r.result} | {r.story} | {o.attacker_steps} | {o.defender_steps} |")
         lines += ["", "| outcome | chance |", "|---|---|"]
         for o, pr in sorted(self.distribution.items(), key=lambda kv: (-kv[1], kv[0])):
             lines.append(f"| {o.describe()} | {pr} ({_pct(pr)}) |")
@@ -269,6 +266,14 @@ def what_if(
     notes = []
     if options.possible and all(_overstacks(position, defenders, h) for h in options.hexes):
         notes.append("every retreat hex would be over-stacked: the steps 3.1 removes there are not counted")
+    for uid in attackers:
+        where = position.units[uid].hex
+        if where is not None and not where.is_adjacent(target):
+            name = position.scenario.units[uid].name
+            notes.append(f"{name} fires from two hexes away ({where.label}; artillery-range variant)")
+    if not push_allowed(position) and choices.attacker_pushes:
+        choices = replace(choices, attacker_pushes=False)
+        notes.append("no push: a loss taken instead of a retreat is final (losses-stand variant, 11.8 off)")
     att_steps = sum(position.steps_left(u) for u in attackers)
     def_steps = sum(position.steps_left(u) for u in defenders)
     retreat_cache: dict[tuple[str, ...], bool] = {tuple(sorted(defenders)): options.possible}
@@ -279,13 +284,12 @@ def what_if(
             retreat_cache[key] = retreat_options(position, list(units), target).possible
         return retreat_cache[key]
 
-    final = bool(position.scenario.variants) and is_on(position.scenario, "losses-instead-of-retreat")
     rolls = []
     distribution: dict[Outcome, Fraction] = {}
     for die, result in enumerate(odds.results, start=1):
         stack = _Stack(position, defenders, choices.losses_first)
-        # the push of 11.8 reads the modified roll; losses-instead-of-retreat forbids it
-        outcome, story = _play_out(odds.row(die), result, att_steps, stack, can_retreat, choices, pushable=not final)
+        # the push looks at the die as the variant's modifiers move it, as the engine does
+        outcome, story = _play_out(odds.row(die), result, att_steps, stack, can_retreat, choices)
         rolls.append(DieRoll(die, result, outcome, story))
         distribution[outcome] = distribution.get(outcome, Fraction(0)) + SIXTH
     return WhatIf(
@@ -299,36 +303,7 @@ def what_if(
         can_retreat=options.possible,
         refusal=refusal,
         notes=tuple(notes),
-        variant_lines=variant_lines(position, odds),
     )
-
-
-def variant_lines(position: Position, odds: Odds) -> tuple[str, ...]:
-    """One line for each optional rule (:mod:`cheren.variants`) that changes this attack: each
-    die modifier, how the die rows move, artillery firing from two hexes, no push."""
-    s = position.scenario
-    if not s.variants:
-        return ()
-    out = [f"{m.describe()} (11.5)" for m in odds.modifiers]
-    if odds.modifiers:
-        net = odds.die_modifier
-        moved = ", ".join(f"{d}->{odds.row(d)}" for d in range(1, 7))
-        out.append(f"Net die modifier {net:+d}: each die is read on the row it moves to ({moved}), held to 1-6")
-    for u in ranged_attackers(position, odds.attackers, odds.target):
-        h = position.units[u].hex
-        assert h is not None
-        out.append(f"{s.units[u].name} fires from {h.label}, two hexes from {odds.target.label}, with "
-                   f"{position.strength(u)} strength (variant: {VARIANTS['artillery-range'].title}; 11.0, 11.2)")
-    if is_on(s, "losses-instead-of-retreat") and any(r.retreat for r in odds.results):
-        out.append(f"A defender that stays and loses a step instead of retreating cannot be pushed "
-                   f"(variant: {VARIANTS['losses-instead-of-retreat'].title}; 11.7, 11.8)")
-    return tuple(out)
-
-
-def die_text(odds: Odds, die: int) -> str:
-    """A die of the what-if table: ``4``, or ``4 (row 5)`` when modifiers move it."""
-    row = odds.row(die)
-    return str(die) if row == die else f"{die} (row {row})"
 
 
 class _Stack:
@@ -366,7 +341,6 @@ def _play_out(
     stack: _Stack,
     can_retreat: Callable[[tuple[str, ...]], bool],
     choices: Choices,
-    pushable: bool = True,
 ) -> tuple[Outcome, str]:
     """One die roll carried through 11.5-11.8 under ``choices``, as the engine resolves it: the
     defender's choice on an "r" (none when the result eliminates it), its losses, the retreat or
@@ -389,8 +363,7 @@ def _play_out(
         stack.lose(1, artillery_ok=False)
         story.append("defender stays and loses 1" if able else "defender cannot retreat and loses 1")
         while (
-            pushable
-            and die in PUSH_ROLLS
+            die in PUSH_ROLLS
             and choices.attacker_pushes
             and (choices.max_pushes is None or pushes < choices.max_pushes)
             and stack.alive()

@@ -27,9 +27,18 @@ from cheren.progress import Progress
 from cheren.scenario.compiled import Scenario
 from cheren.simulate import GameResult, simulate
 from cheren.state import Position
-from cheren.variants import check_variants
 
 Z95 = 1.959963984540054
+
+
+def bot_label(name: str) -> str:
+    """A bot as a report names it, with the look-ahead bot's budget: "lookahead (6 plans)"."""
+    base, _, budget = name.partition(":")
+    if base == "lookahead":
+        from cheren.bots.lookahead import DEFAULT_BUDGET
+
+        return f"lookahead ({budget or DEFAULT_BUDGET} plans per Movement phase)"
+    return base
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -148,8 +157,9 @@ class Evaluation:
         w = self.winners()
         lost = self.steps_lost()
         lines = [
-            f"**{self.label}**: {self.games} play-outs to the end of turn 12, {self.allied_bot} (Allies) against "
-            f"{self.italian_bot} (Italians), chits the {self.viewer} side cannot see dealt again; seed {self.seed}.",
+            f"**{self.label}**: {self.games} play-outs to the end of turn 12, {bot_label(self.allied_bot)} (Allies) "
+            f"against {bot_label(self.italian_bot)} (Italians), chits the {self.viewer} side cannot see dealt again; "
+            f"seed {self.seed}.",
             "",
             f"Allied VP: median {st['median']:g}, mean {st['mean']:.1f}, middle half {st['p25']:g}-{st['p75']:g} "
             f"(21 is a draw, 14.0).",
@@ -233,7 +243,6 @@ def evaluate(
         plan=[a.to_json() for a in plan] or None,
         viewer=viewer,
         on_result=on_result,
-        variants=check_variants(s.variants),  # the play-outs keep the position's optional rules
     )
     return ev
 

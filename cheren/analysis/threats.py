@@ -26,7 +26,7 @@ from cheren.rules.combat_eligibility import air_refusal, air_unit, attack_refusa
 from cheren.rules.combat_odds import Odds, compute_odds
 from cheren.rules.movement import immobile_reason, reachable
 from cheren.rules.stacking import stack_value
-from cheren.rules.supply import check_side
+from cheren.rules.supply import check_side, supply_context, unit_supply
 from cheren.scenario.models import Phase, Side
 from cheren.state import Position, Status
 
@@ -197,24 +197,31 @@ def supply_cuts(position: Position, side: Side, reach: dict[str, frozenset[Hex]]
         return []
     # Only hexes near a supply line or the route behind it can matter: a unit in them blocks the
     # hex itself, its ZoC the hexes around it.
-    traced = check_side(position, side, explain=True)
-    near: set[Hex] = set()
+    ctx = supply_context(position, side)
+    traced = {uid: unit_supply(position, uid, context=ctx, explain=True) for uid in supplied}
+    # A unit that moves in can only close ways (its hex, its ZoC); leaving its hex only opens
+    # them. So a unit whose present line and route pass nowhere near the hex keeps its supply,
+    # and only the units near the hex are checked again.
+    near_of: dict[Hex, set[str]] = {}
     for uid in supplied:
         t = traced[uid]
         for h in (*t.line, *t.route):
-            near.add(h)
-            near.update(h.neighbours())
+            for x in (h, *h.neighbours()):
+                near_of.setdefault(x, set()).add(uid)
+    near = set(near_of)
     out: dict[str, SupplyCut] = {}
     for by, hexes in sorted(reach.items()):
         start = position.units[by].hex
         for h in sorted(hexes & near):
-            if h == start:
+            affected = sorted(near_of[h] - set(out))
+            if h == start or not affected:
                 continue
             trial = position.copy()
             trial.units[by].hex = h
-            after = check_side(trial, side, explain=True)
-            for uid in sorted(supplied):
-                if uid in out or uid not in after or after[uid].supplied:
-                    continue
-                out[uid] = SupplyCut(uid, by, h, after[uid].explain())
+            trial_ctx = supply_context(trial, side)  # the quick check; the reasons only for a cut found
+            cut = [uid for uid in affected if not unit_supply(trial, uid, context=trial_ctx, explain=False).supplied]
+            if not cut:
+                continue
+            for uid in cut:
+                out[uid] = SupplyCut(uid, by, h, unit_supply(trial, uid, explain=True).explain())
     return sorted(out.values(), key=lambda c: (c.at, c.unit))

@@ -11,9 +11,10 @@ from collections.abc import Callable
 
 from cheren.bots.base import Bot, Choice
 from cheren.bots.heuristic import HeuristicBot
+from cheren.bots.lookahead import LookaheadBot
 from cheren.bots.random_bot import RandomBot
 
-BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
+BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "heuristic": HeuristicBot, "lookahead": LookaheadBot}
 
 
 def register_bot(name: str, factory: Callable[[int], Bot]) -> None:
@@ -21,10 +22,15 @@ def register_bot(name: str, factory: Callable[[int], Bot]) -> None:
 
 
 def make_bot(name: str, seed: int) -> Bot:
-    try:
-        return BOTS[name](seed)
-    except KeyError:
-        raise ValueError(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}") from None
+    """A bot by name; ``lookahead:12`` is the look-ahead bot with a budget of 12 plans."""
+    base, _, budget = name.partition(":")
+    if base not in BOTS:
+        raise ValueError(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}")
+    if not budget:
+        return BOTS[base](seed)
+    if base != "lookahead" or not budget.isdigit() or int(budget) < 1:
+        raise ValueError(f"{name!r}: only the lookahead bot takes a budget, a whole number of plans (lookahead:12)")
+    return LookaheadBot(seed, budget=int(budget))
 
 
-__all__ = ["BOTS", "Bot", "Choice", "HeuristicBot", "RandomBot", "make_bot", "register_bot"]
+__all__ = ["BOTS", "Bot", "Choice", "HeuristicBot", "LookaheadBot", "RandomBot", "make_bot", "register_bot"]

@@ -34,10 +34,10 @@ from cheren.rules.combat_eligibility import air_refusal, air_unit, unit_refusal
 from cheren.rules.combat_resolution import Assembly, peek
 from cheren.rules.stacking import stack_value
 from cheren.rules.supply import supplied_hexes
-from cheren.rules.variant_combat import source_hexes
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Phase, Side
 from cheren.state import Position, Status, chit_key
+from cheren.variants import ARTILLERY_RANGE, active, in_artillery_range
 from cheren.views import SideSeat
 
 FIELD_DECAY = 0.75  # how fast a town's pull fades per hex of distance
@@ -219,12 +219,19 @@ class HeuristicBot:
 
     def _attack_options(self, p: Position, side: Side, busy: set[str]) -> Iterable[tuple[Hex, list[str]]]:
         enemy_hexes = self._enemy_hexes(p, side)
+        ranged = ARTILLERY_RANGE in active(p)
         for target in sorted(enemy_hexes):
             attackers = []
-            for n in source_hexes(p, target):  # the neighbours, or more with artillery range (a variant)
+            for n in p.scenario.adjacent.get(target, ()):
                 for uid in p.units_at(n):
                     if p.units[uid].side is side and uid not in busy and unit_refusal(p, uid, target) is None:
                         attackers.append(uid)
+            if attackers and ranged:  # the artillery-range variant: guns two hexes away join in
+                attackers += [
+                    uid for uid, u in p.units.items()
+                    if u.side is side and uid not in busy and u.hex is not None and u.hex.distance(target) == 2
+                    and in_artillery_range(p, uid, target) and unit_refusal(p, uid, target) is None
+                ]
             if attackers:
                 yield target, attackers
 

@@ -89,6 +89,28 @@ def fit_view(scene_width: float, scene_height: float, width: float, height: floa
     return View(z, (width - scene_width * z) / 2, (height - scene_height * z) / 2)
 
 
+def focus_view(
+    points: list[Point],
+    scene_width: float,
+    scene_height: float,
+    width: float,
+    height: float,
+    margin: float = 90.0,
+    max_zoom: float = 2.0,
+) -> View:
+    """The view that shows ``points`` (scene pixels, e.g. hex centres) with ``margin`` around
+    them, as large as fits and never smaller than the whole map (a lesson's corner of the map)."""
+    whole = fit_view(scene_width, scene_height, width, height)
+    if not points:
+        return whole
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    x0, x1, y0, y1 = min(xs) - margin, max(xs) + margin, min(ys) - margin, max(ys) + margin
+    z = min(width / (x1 - x0), height / (y1 - y0), max_zoom)
+    if z <= whole.zoom:
+        return whole
+    return View(z, width / 2 - (x0 + x1) / 2 * z, height / 2 - (y0 + y1) / 2 * z)
+
+
 # -- painting ------------------------------------------------------------------------------
 class _Pen:
     """The canvas's drawing state as last set, so each attribute is sent only on change."""

@@ -40,9 +40,9 @@ from cheren.rules.combat_eligibility import (
     unit_refusal,
 )
 from cheren.rules.combat_resolution import Assembly, CombatState, Resolution, odds_for, peek, publish, roll, state
-from cheren.rules.variant_combat import ARTILLERY_RANGE, ranged
 from cheren.scenario.models import Phase
 from cheren.state import Status
+from cheren.variants import ARTILLERY_RANGE, active, in_artillery_range
 
 if TYPE_CHECKING:
     from cheren.game import Game
@@ -255,16 +255,17 @@ def legal_actions(game: Game) -> list[Action]:
     busy = st.attacked | {u for a in st.assemblies.values() for u in a.units}
     enemy_hexes = {u.hex for u in p.units.values() if u.side is not side and u.status is Status.MAP}
     adjacent = p.scenario.adjacent
+    ranged = ARTILLERY_RANGE in active(p)
     for uid, unit in p.units.items():
         if unit.side is not side or unit.status is not Status.MAP or unit.hex is None or uid in busy:
             continue
-        for n in adjacent[unit.hex]:
+        targets = list(adjacent[unit.hex])
+        if ranged:  # the artillery-range variant: guns reach two hexes
+            targets += [h for h in enemy_hexes if h is not None and unit.hex.distance(h) == 2
+                        and in_artillery_range(p, uid, h)]
+        for n in targets:
             if n in enemy_hexes and unit_refusal(p, uid, n) is None:
                 out.append(Commit(uid, n))
-        if p.scenario.variants and ranged(p, uid):  # artillery firing from two hexes away (a variant)
-            for n in unit.hex.ring(ARTILLERY_RANGE):
-                if n in enemy_hexes and unit_refusal(p, uid, n) is None:
-                    out.append(Commit(uid, n))
     return out
 
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from cheren.flow import Refusal
 from cheren.hexes import Hex
 from cheren.rules.combat_odds import defenders_in
-from cheren.rules.variant_combat import attack_reach
 from cheren.scenario.models import Side
 from cheren.state import Position, Status, Supply
+from cheren.variants import in_artillery_range
 
 MOUNTAIN_MP = 6  # 11.0: the movement value a unit needs to attack a mountain hex
 
@@ -25,8 +25,7 @@ def barred_from_mountains(position: Position, uid: str) -> bool:
 def unit_refusal(position: Position, uid: str, target: Hex) -> Refusal | None:
     """Why ``uid`` may not attack ``target`` on its own account, or None.
 
-    It must be on the map next to a hex holding enemy units (11.0; two hexes away will do for
-    artillery with the ``artillery-range`` variant on) and carry no No supply
+    It must be on the map next to a hex holding enemy units (11.0) and carry no No supply
     marker (12.6).  Against a mountain hex it must be allowed into mountains (9.1) and, unless it
     is artillery, show exactly 6 MP (11.0, the project's reading); artillery is then judged with
     the whole attack (11.2, :func:`group_refusal`).  The air unit never attacks on its own (11.3).
@@ -44,13 +43,8 @@ def unit_refusal(position: Position, uid: str, target: Hex) -> Refusal | None:
         return Refusal(("11.0",), f"{label(target)} is not a playable hex of the map")
     if not defenders_in(position, target, unit.side):
         return Refusal(("11.0",), f"{target.label} holds no enemy units to attack")
-    if not unit.hex.is_adjacent(target):
-        reach = attack_reach(position, uid)
-        if reach == 1:
-            return Refusal(("11.0",), f"{d.name} in {unit.hex.label} is not adjacent to {target.label}")
-        if unit.hex.distance(target) > reach:
-            return Refusal(("11.0",), f"{d.name} in {unit.hex.label} is more than {reach} hexes from {target.label} "
-                           "(variant: Artillery fires from two hexes away)")
+    if not unit.hex.is_adjacent(target) and not in_artillery_range(position, uid, target):
+        return Refusal(("11.0",), f"{d.name} in {unit.hex.label} is not adjacent to {target.label}")
     if unit.supply is Supply.NO:
         return Refusal(("12.6",), f"{d.name} has a No supply marker and may not attack")
     if s.hexes[target].mountain:

@@ -13,10 +13,6 @@ found here, and the what-if analysis (:mod:`cheren.analysis.combat`) explains it
 * the terrain shift is the best one in the hex (11.1); a river hexside adds its own shift when
   every attacking ground unit attacks across a river (the air unit crosses nothing);
 * the air unit's strength counts for the attacker in the support comparison (11.3, 11.4).
-
-Optional rules (:mod:`cheren.variants`) add die-roll modifiers, listed on :class:`Odds` and
-applied to its six results, and artillery that joins from two hexes away; with none on, the
-odds are the printed rules'.
 """
 
 from __future__ import annotations
@@ -27,10 +23,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from cheren.hexes import Hex, Hexside
-from cheren.rules.variant_combat import DieModifier, die_modifiers, modified_roll, ranged_attackers
 from cheren.scenario.compiled import OddsColumn, Scenario
 from cheren.scenario.models import CombatResult, Side
 from cheren.state import Position
+from cheren.variants import ARTILLERY_RANGE, DieModifier, active, die_modifiers
 
 
 @dataclass(frozen=True)
@@ -65,7 +61,16 @@ class Odds:
     attack_support: int
     defence_support: int
     notes: tuple[str, ...] = ()
-    modifiers: tuple[DieModifier, ...] = ()  # die-roll modifiers of the variants on (cheren.variants)
+    die_modifiers: tuple[DieModifier, ...] = ()  # the die-modifiers variant's points (cheren.variants)
+
+    @property
+    def die_shift(self) -> int:
+        """What the die-roll modifiers add to the die (attacker's points minus defender's)."""
+        return sum(m.points for m in self.die_modifiers)
+
+    def row(self, die: int) -> int:
+        """The row of the table a die is read on: the die moved by the modifiers, held to 1-6."""
+        return min(max(die + self.die_shift, 1), 6)
 
     @property
     def column_name(self) -> str:
@@ -77,21 +82,12 @@ class Odds:
 
     @property
     def results(self) -> tuple[CombatResult, ...]:
-        """The six results of the final column, for die rolls 1 to 6 (with die modifiers, each
-        die's row moved by them and held to 1-6)."""
-        cells = self.columns[self.column].results
-        if not self.modifiers:
-            return cells
-        return tuple(cells[self.row(die) - 1] for die in range(1, 7))
-
-    @property
-    def die_modifier(self) -> int:
-        """The net die-roll modifier (positive helps the attacker); 0 under the printed rules."""
-        return sum(m.amount for m in self.modifiers)
-
-    def row(self, die: int) -> int:
-        """The row of the table ``die`` is read on: itself, or moved by the modifiers."""
-        return modified_roll(die, self.modifiers) if self.modifiers else die
+        """The six results for die rolls 1 to 6: the final column's, read on the rows the die-roll
+        modifiers move each die to (no modifiers: the column as printed)."""
+        column = self.columns[self.column].results
+        if not self.die_modifiers:
+            return column
+        return tuple(column[self.row(die) - 1] for die in range(1, 7))
 
     @property
     def net_shift(self) -> int:
@@ -107,9 +103,8 @@ class Odds:
         text = "; ".join(parts)
         if self.shifts:
             text += f" -> {self.column_name}"
-        if self.modifiers:
-            text += "; " + "; ".join(m.describe() for m in self.modifiers)
-            text += f"; net die modifier {self.die_modifier:+d}"
+        if self.die_modifiers:
+            text += f"; die {self.die_shift:+d} (die-roll modifiers, variant)"
         return text
 
 
@@ -177,6 +172,8 @@ def river_shift(position: Position, attackers: Iterable[str], target: Hex) -> Sh
     """11.1: the river shift, only when every attacking ground unit attacks across a river."""
     s = position.scenario
     sources = [position.units[u].hex for u in attackers]
+    if ARTILLERY_RANGE in active(position):  # guns firing from two hexes away cross no river
+        sources = [h for h in sources if h is not None and h.is_adjacent(target)]
     if not sources or any(h is None or not h.is_adjacent(target) for h in sources):
         return None
     if not all(Hexside.between(h, target) in s.river_sides for h in sources if h is not None):
@@ -252,14 +249,11 @@ def compute_odds(
             notes.append(f"{name} is not on the table: rounded down to {columns[raw].name} (11.5)")
     attack_support = support_points(position, participants) + support_bonus[0]
     defence_support = support_points(position, defenders) + support_bonus[1]
-    # guns firing from two hexes away (a variant) cross no river: the adjacent attackers decide
-    river_units = ground if not s.variants else tuple(u for u in ground if u not in ranged_attackers(
-        position, ground, target))
     shifts = [
         x
         for x in (
             terrain_shift(s, target),
-            river_shift(position, river_units, target),
+            river_shift(position, ground, target),
             support_shift(attack_support, defence_support, side, support_winner),
         )
         if x is not None
@@ -269,6 +263,13 @@ def compute_odds(
     final = min(max(moved, 0), len(columns) - 1)
     if moved != final:
         notes.append(f"the shifts run off the table: held at {columns[final].name} (11.5)")
+    modifiers = die_modifiers(position, ground, defenders, target, side)
+    if modifiers:
+        net = sum(m.points for m in modifiers)
+        notes.append(
+            "die-roll modifiers (variant): " + "; ".join(m.describe() for m in modifiers)
+            + f": the die moves {net:+d}, held to 1-6"
+        )
     return Odds(
         target=target,
         attackers=ground,
@@ -284,5 +285,5 @@ def compute_odds(
         attack_support=attack_support,
         defence_support=defence_support,
         notes=tuple(notes),
-        modifiers=die_modifiers(position, ground, defenders, target),
+        die_modifiers=modifiers,
     )

@@ -35,11 +35,10 @@ from cheren.rules.combat_actions import Advance, NoAdvance, Push, StayAndLose
 from cheren.rules.combat_eligibility import advance_refusal
 from cheren.rules.combat_odds import Odds, Shift, compute_odds, defenders_in
 from cheren.rules.retreat import retreat_options
-from cheren.rules.variant_combat import ranged_attackers
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import CombatResult, Side
 from cheren.state import Position, Status, chit_key
-from cheren.variants import VARIANTS, is_on
+from cheren.variants import push_allowed
 
 if TYPE_CHECKING:
     from cheren.game import Game
@@ -65,7 +64,7 @@ class Resolution:
     target: Hex
     side: Side  # the attacker
     attackers: tuple[str, ...]
-    die: int  # the roll the table is read on (modified by the variants on, if any)
+    die: int
     result: CombatResult
     column: str
     stage: str = "choice"
@@ -161,7 +160,7 @@ def roll(game: Game, target: Hex, attackers: tuple[str, ...], air: str | None) -
     odds = odds_for(game, target, attackers, air)
     die = p.dice.roll()
     result = odds.results[die - 1]
-    row = odds.row(die)  # the die as modified by the variants on (11.8 reads this one)
+    row = odds.row(die)  # the die as the variant's modifiers move it (the die itself without them)
     st.attacked.update(attackers)
     if air is not None:
         st.air_used = True
@@ -171,12 +170,8 @@ def roll(game: Game, target: Hex, attackers: tuple[str, ...], air: str | None) -
     game.event(f"{names} attack {target.label}: {odds.explain()}")
     for note in odds.notes:
         game.event(note)
-    if p.scenario.variants:
-        for u in ranged_attackers(p, attackers, target):
-            game.event(f"{_name(game, u)} fires from {_label(p, u)}, two hexes away "
-                       f"(variant: {VARIANTS['artillery-range'].title})")
-    rolled = f"die {die}" if not odds.modifiers else f"die {die}, modified {odds.die_modifier:+d} to {row},"
-    game.event(f"{rolled} on the {odds.column_name} column: {result} (attacker/defender steps, 11.5)")
+    moved = f" {odds.die_shift:+d} = {row}" if odds.die_modifiers else ""
+    game.event(f"die {die}{moved} on the {odds.column_name} column: {result} (attacker/defender steps, 11.5)")
     st.current = Resolution(target, game.phasing, attackers, row, result, odds.column_name)
     game.queue_front(_next())
 
@@ -263,12 +258,7 @@ def _continue(game: Game) -> None:
             # 11.8 makes the push an extra step, and 11.5 takes the table's loss after the
             # defender's: an attacker with no step left beyond that loss cannot pay for a push.
             payable = _steps(p, _alive(p, cur.attackers)) > cur.result.attacker
-            # with losses-instead-of-retreat on, the loss taken instead has settled the result
-            final = bool(p.scenario.variants) and is_on(p.scenario, "losses-instead-of-retreat")
-            if final and cur.stayed and cur.die in PUSH_ROLLS and defenders and payable:
-                game.event(f"{where}: the defender took the loss instead of retreating, which settles the result: "
-                           f"no push (variant: {VARIANTS['losses-instead-of-retreat'].title})")
-            elif cur.stayed and cur.die in PUSH_ROLLS and defenders and payable:
+            if cur.stayed and cur.die in PUSH_ROLLS and defenders and payable and push_allowed(game.position):
                 _ask(game, Decision(
                     "combat_push", cur.side, ("11.8",),
                     f"{where}: the die was {cur.die} and the defender stayed: push (lose a step; the defender "
@@ -400,11 +390,6 @@ def _advance_answer(game: Game, d: Decision, action: Action) -> None:
         if advancers(game, cur):
             return
     _pop(game, d)
-
-
-def _label(position: Position, uid: str) -> str:
-    h = position.units[uid].hex
-    return h.label if h is not None else "off the map"
 
 
 def _name(game: Game, uid: str) -> str:

@@ -172,6 +172,7 @@ class Scenario:
         self.crt = crt
         self.chit_chart = chit_chart
 
+        self.variants: frozenset[str] = frozenset(info.variants)  # optional rules on (cheren.variants)
         self.columns = map_data.columns
         self.rows = map_data.rows
         self.terrain_types: dict[str, TerrainType] = {t.key: t for t in terrain_key.terrain}
@@ -229,26 +230,17 @@ class Scenario:
             OddsColumn(name, Fraction(*parse_ratio(name)), tuple(cells)) for name, cells in crt.columns.items()
         )
         self.chits: dict[str, Chit] = {c.key: c for c in chit_chart.chits}
-        # Optional rules switched on (cheren.variants): the data's choice, or a game's.
-        self.variants: frozenset[str] = frozenset(info.variants)
-        self._base: Scenario = self
-        self._with: dict[frozenset[str], Scenario] = {self.variants: self}
 
     def with_variants(self, names: Iterable[str]) -> Scenario:
-        """The same scenario with exactly the variants ``names`` on (none: the printed rules).
-        Copies share every component and are made once per set of variants, so the rules'
-        caches keyed on the scenario stay warm.  An unknown name raises
-        :class:`cheren.variants.UnknownVariant`."""
+        """The same scenario with exactly these optional rules on (cheren.variants)."""
         from cheren.variants import check_variants
 
-        key = frozenset(check_variants(names))
-        base = self._base
-        found = base._with.get(key)
-        if found is None:
-            found = copy.copy(base)
-            found.variants = key
-            base._with[key] = found
-        return found
+        chosen = check_variants(names)
+        if chosen == self.variants:
+            return self
+        other = copy.copy(self)
+        other.variants = chosen
+        return other
 
     # -- questions the rules ask -------------------------------------------------------------
     @property

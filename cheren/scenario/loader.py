@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from cheren.resources import scenario_dir
 from cheren.scenario.checks import cross_check
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.errors import Problem, ScenarioError
@@ -17,7 +18,7 @@ from cheren.scenario.models import ChitChart, CombatTable, CounterSheet, MapData
 M = TypeVar("M", bound=BaseModel)
 
 SCENARIO_FILE = "scenario.yaml"
-BUNDLED = Path(__file__).resolve().parents[2] / "scenarios" / "road_to_cheren"
+BUNDLED = scenario_dir()  # the repository's scenarios/, or the installed data files (cheren.resources)
 
 FILE_MODELS: dict[str, type[BaseModel]] = {
     "terrain": TerrainKey,

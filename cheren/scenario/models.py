@@ -544,7 +544,7 @@ class ScenarioFile(Sourced):
     allied_control_at_start: list[str] = Field(description="town names with a Control marker (5.0)")
     air_support_from_turn: Turn = Field(3, description="rule 11.3")
     variants: list[str] = Field(
-        default_factory=list, description="optional rules switched on (`cheren variants` lists them); none by default"
+        default_factory=list, description="optional rules switched on for every game (`cheren variants` lists them)"
     )
 
     @field_validator("variants")
@@ -552,11 +552,9 @@ class ScenarioFile(Sourced):
     def _known_variants(cls, value: list[str]) -> list[str]:
         from cheren.variants import VARIANTS
 
-        for name in value:
-            if name not in VARIANTS:
-                raise ValueError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}")
-        if len(set(value)) != len(value):
-            raise ValueError("a variant is listed more than once")
+        unknown = [v for v in value if v not in VARIANTS]
+        if unknown:
+            raise ValueError(f"unknown variant {unknown[0]!r}; known: {', '.join(VARIANTS)}")
         return value
 
     @field_validator("turns")

@@ -10,6 +10,8 @@ and tests."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -20,8 +22,10 @@ from cheren.ui.analysis_panel import AnalysisPanel
 from cheren.ui.controller import Bot, Controller, Feedback
 from cheren.ui.lines_panel import LinesPanel
 from cheren.ui.map import MapWidget
+from cheren.ui.rules_panel import RulesPanel
 
 MANY = 8  # more answers than this go into a drop-down list
+PANELS = ("stack", "decision", "attack", "bot", "overlays", "analysis", "lines", "chits", "rules", "log", "game")
 
 
 class App:
@@ -32,19 +36,29 @@ class App:
         seed: int = 1941,
         bot: Bot | None = None,
         bot_side: Side | None = None,
-        width: int = 1000,
-        height: int = 660,
+        width: int = 1080,
+        height: int = 712,
         save_path: str | Path = "cheren-game.json",
+        controller: Controller | None = None,
+        show: Collection[str] | None = None,
+        autosave: str | Path | None = None,
     ) -> None:
+        """``controller``: drive this controller instead of a new one (lesson mode); ``show``:
+        show only these side panels (of :data:`PANELS`; default all); ``autosave``: keep the game in
+        this file after every change and take it up again from there (a page reload in Voila
+        starts the notebook afresh, and finds the game where it was)."""
         import ipywidgets as w
 
-        if game is None:
+        if controller is None and game is None:
             from cheren import load_scenario
 
             game = Game(load_scenario(), seed=seed)
         self._bot = bot
         self._bots: dict[str, Any] = {}
-        self.controller = c = Controller(game, bot=bot, bot_side=bot_side)
+        if controller is None:
+            assert game is not None
+            controller = Controller(game, bot=bot, bot_side=bot_side)
+        self.controller = c = controller
         self.map = MapWidget(c, width, height)
         self._w = w
 
@@ -102,16 +116,18 @@ class App:
                 description=label,
                 indent=False,
                 disabled=not available,
-                layout=w.Layout(width="160px"),
+                layout=w.Layout(width="auto"),
             )
             box.add_class(f"cheren-overlay-{key}")
             box.observe(lambda change, k=key: self._toggle_overlay(k, change["new"]), "value")
             self.overlay_boxes[key] = box
             boxes.append(box)
-        overlays = w.GridBox(boxes, layout=w.Layout(grid_template_columns="repeat(2, 160px)"))
+        overlays = w.GridBox(boxes, layout=w.Layout(grid_template_columns="repeat(2, minmax(0, 1fr))"))
         self.key = w.HTML()
         self.key.add_class("cheren-key-panel")
         self.chits = w.HTML()
+        self.chit_plays = w.VBox()
+        self.chit_plays.add_class("cheren-chit-plays")
         self.log = w.HTML()
         self.log.add_class("cheren-log-panel")
         self.mode = w.Dropdown(description="Play", layout=w.Layout(width="300px"))
@@ -119,42 +135,93 @@ class App:
         self.mode.observe(self._mode_changed, "value")
         self.analysis = AnalysisPanel(c)
         self.lines = LinesPanel(c)
+        self.bot_list = w.HTML()
+        self.bot_list.add_class("cheren-bot-moves")
+        self.bot_buttons = w.HBox(
+            [
+                self._button("◀", "cheren-bot-prev", lambda: c.step_bot((c.bot_step or 0) - 1)),
+                self._button("▶", "cheren-bot-next", lambda: c.step_bot(0 if c.bot_step is None else c.bot_step + 1)),
+                self._button("All", "cheren-bot-all", lambda: c.step_bot(None)),
+            ]
+        )
         self.path = w.Text(value=str(save_path), description="File", layout=w.Layout(width="300px"))
         self.path.add_class("cheren-save-path")
-        # optional rules (cheren.variants): chosen for a new game from the start
+        save = self._button("Save", "cheren-save", self.save)
+        self.save_list = w.Dropdown(description="Saved", layout=w.Layout(width="240px"))
+        self.save_list.add_class("cheren-save-list")
+        load = self._button("Load…", "cheren-load", self.ask_load)
+        refresh = self._button("↻", "cheren-save-refresh", self._list_saves)
+        self.confirm_text = w.HTML()
+        self.confirm = w.VBox(
+            [
+                self.confirm_text,
+                w.HBox([
+                    self._button("Yes, load it", "cheren-load-yes", lambda: self.confirm_load(True), style="danger"),
+                    self._button("No, keep this game", "cheren-load-no", lambda: self.confirm_load(False)),
+                ]),
+            ]
+        )
+        self.confirm.add_class("cheren-load-confirm")
         from cheren.variants import VARIANTS
 
-        self.variants = w.SelectMultiple(
-            options=[(v.title, v.name) for v in VARIANTS.values()], value=tuple(c.game.variants), rows=6,
-            description="Variants", layout=w.Layout(width="300px"),
-        )
-        self.variants.add_class("cheren-variants")
-        self.variants_info = w.HTML()
-        restart = self._button("New game with these variants", "cheren-new-game",
-                               lambda: c.new_game_with_variants(self.variants.value))
-        save = self._button("Save", "cheren-save", lambda: c.save(self.path.value))
-        load = self._button("Load", "cheren-load", lambda: c.load(self.path.value))
+        self.variant_boxes = {}
+        for name, v in VARIANTS.items():
+            vb = w.Checkbox(value=name in c.scenario.variants, description=v.title, indent=False,
+                            tooltip=v.summary, layout=w.Layout(width="auto"))
+            vb.add_class(f"cheren-variant-{name}")
+            self.variant_boxes[name] = vb
+        new_game = self._button("New game with these rules", "cheren-new-game", self.new_game)
+        self.confirm.layout.display = "none"
+        self._save_dir = Path(save_path).parent
+        self._pending_load: Path | None = None
+        self.rules = RulesPanel(c)
+        shown = set(PANELS if show is None else show)
+        unknown = shown - set(PANELS)
+        if unknown:
+            raise ValueError(f"unknown panel(s) {', '.join(sorted(unknown))}; known: {', '.join(PANELS)}")
+        everything = {
+            "stack": self._panel("Selected stack", [self.selection, self.units, self.move_stack], "cheren-stack"),
+            "decision": self.decision_panel,
+            "attack": self.attack_panel,
+            "overlays": self._panel("Overlays", [overlays, self.key], "cheren-overlays"),
+            "analysis": self._panel("Analysis", [self.analysis.widget], "cheren-analysis-panel"),
+            "lines": self._panel("Lines", [self.lines.widget], "cheren-lines-panel"),
+            "bot": self._panel("The bot's last moves", [self.bot_list, self.bot_buttons], "cheren-bot-panel"),
+            "chits": self._panel("Chits", [self.chits, self.chit_plays], "cheren-chits"),
+            "rules": self._panel("Rules", [self.rules.widget], "cheren-rules-panel"),
+            "log": self._panel("Log", [self.log], "cheren-log-box"),
+            "game": self._panel(
+                "Game",
+                [self.mode, w.HBox([self.path, save]), w.HBox([self.save_list, refresh, load]), self.confirm,
+                 w.HTML("<small>Optional rules (cheren variants):</small>"), *self.variant_boxes.values(), new_game],
+                "cheren-game",
+            ),
+        }
         side = w.VBox(
-            [
-                self._panel("Selected stack", [self.selection, self.units, self.move_stack], "cheren-stack"),
-                self.decision_panel,
-                self.attack_panel,
-                self._panel("Overlays", [overlays, self.key], "cheren-overlays"),
-                self._panel("Analysis", [self.analysis.widget], "cheren-analysis-panel"),
-                self._panel("Lines", [self.lines.widget], "cheren-lines-panel"),
-                self._panel("Chits", [self.chits], "cheren-chits"),
-                self._panel("Log", [self.log], "cheren-log-box"),
-                self._panel("Game", [self.mode, w.HBox([self.path]), w.HBox([save, load]), self.variants_info,
-                                     self.variants, restart], "cheren-game"),
-            ],
+            [panel for name, panel in everything.items() if name in shown],
             layout=w.Layout(width="350px", min_width="330px", flex="0 0 350px"),
         )
         side.add_class("cheren-side-panel")
         body = w.HBox([map_column, side], layout=w.Layout(width="100%", align_items="flex-start"))
         body.add_class("cheren-body")
-        self.widget = w.VBox([w.HTML(panels.CSS), self.status, body], layout=w.Layout(width="100%"))
+        self.body = body
+        self.hint = w.HTML()
+        self.hint.add_class("cheren-hint")
+        self.curtain_text = w.HTML()
+        self.curtain_button = self._button("Show the game", "cheren-reveal", c.reveal, style="primary")
+        self.curtain = w.VBox(
+            [self.curtain_text, self.curtain_button], layout=w.Layout(padding="40px", align_items="center")
+        )
+        self.curtain.add_class("cheren-curtain")
+        self.widget = w.VBox(
+            [w.HTML(panels.CSS), self.status, self.hint, self.curtain, body], layout=w.Layout(width="100%")
+        )
         self.widget.add_class("cheren-app")
+        self.autosave = Path(autosave) if autosave is not None else None
+        if self.autosave is not None:
+            self._restore(self.autosave)
         c.subscribe(self._changed)
+        self._list_saves()
         self._changed({"game", "selection", "feedback", "overlays"})
 
     # -- building blocks -------------------------------------------------------------------
@@ -172,6 +239,91 @@ class App:
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
+
+    def new_game(self) -> Feedback:
+        """A new game from the set-up with the optional rules ticked (the old one is replaced:
+        save it first to keep it)."""
+        c = self.controller
+        chosen = sorted(n for n, box in self.variant_boxes.items() if box.value)
+        c.set_game(Game(c.scenario, seed=c.game.seed, variants=chosen))
+        c._shown_side = c.game.acting
+        rules = ", ".join(chosen) if chosen else "the standard rules"
+        return c._say(Feedback("ok", f"New game with {rules}. {c.phase_hint()}"), "game", "selection")
+
+    # -- saving, loading, autosave -----------------------------------------------------------
+    def save(self) -> Feedback:
+        fb = self.controller.save(self.path.value)
+        self._list_saves()
+        return fb
+
+    def save_files(self) -> list[Path]:
+        """The game saves next to the save path, newest first (the autosave among them)."""
+        folder = self._save_dir if str(self._save_dir) else Path(".")
+        try:
+            files = [f for f in folder.glob("*.json") if f.is_file()]
+        except OSError:
+            return []
+        return sorted(files, key=lambda f: (-f.stat().st_mtime, f.name))
+
+    def _list_saves(self) -> None:
+        files = self.save_files()
+        current = self.save_list.value
+        self.save_list.options = [(f.name, str(f)) for f in files]
+        values = [str(f) for f in files]
+        self.save_list.value = current if current in values else (values[0] if values else None)
+        self.save_list.disabled = not files
+
+    def ask_load(self, path: str | Path | None = None) -> None:
+        """Load asks first: the game on the map would be replaced."""
+        chosen = path if path is not None else self.save_list.value
+        if not chosen:
+            self.controller._say(Feedback("refused", "No saved game here to load: Save one first."))
+            return
+        self._pending_load = Path(chosen)
+        g = self.controller.game
+        self.confirm_text.value = (
+            f"<div>Replace the game on the map ({panels.esc(g.status())}, {len(g.log)} actions) with "
+            f"<b>{panels.esc(self._pending_load.name)}</b>? Save it first if you want to keep it.</div>"
+        )
+        self.confirm.layout.display = "flex"
+
+    def confirm_load(self, yes: bool) -> Feedback | None:
+        target, self._pending_load = self._pending_load, None
+        self.confirm.layout.display = "none"
+        if not yes or target is None:
+            return self.controller._say(Feedback("info", "Kept the game on the map."))
+        return self.controller.load(target)
+
+    def _restore(self, path: Path) -> None:
+        c = self.controller
+        if not path.exists():
+            return
+        from cheren.game_saves import load_study
+        from cheren.saves import SaveError
+
+        try:
+            study = load_study(path, c.scenario)
+        except SaveError as exc:
+            # never lose it: keep the unreadable file aside and start afresh
+            aside = path.with_name(f"{path.stem}.unreadable-{int(time.time())}{path.suffix}")
+            path.rename(aside)
+            c._say(Feedback("refused", f"The autosaved game could not be read ({exc}); it is kept as {aside.name}."))
+            return
+        c.set_game(study.game)
+        c.study = study
+        c._shown_side = study.game.acting.enemy  # whoever reloaded, the hands stay hidden until asked
+        c._say(Feedback("ok", f"Took up the game where it was: {study.game.status()} (autosaved in {path.name})."))
+
+    def _autosave(self) -> None:
+        if self.autosave is None:
+            return
+        from cheren.game_saves import dumps_game
+        from cheren.outputs import write_output
+
+        try:
+            write_output(self.autosave, dumps_game(self.controller.study))
+        except OSError as exc:
+            self.controller.feedback = Feedback("refused", f"Autosave to {self.autosave} failed: {exc}")
 
     # -- callbacks -------------------------------------------------------------------------
     def _toggle_overlay(self, key: str, on: bool) -> None:
@@ -220,21 +372,22 @@ class App:
     # -- redraw ----------------------------------------------------------------------------
     def _changed(self, what: set[str]) -> None:
         c = self.controller
+        if what & {"game", "selection", "feedback"}:
+            self._curtain()  # first: the page hides the game before it shows what changed
         if "hover" in what:
             h = c.hover
             self.hover_info.value = f"<small>{panels.esc(c.hex_text(h))}</small>" if h is not None else ""
         if what & {"game", "selection"}:
             self._stack()
         if "game" in what:
+            self._autosave()
             self.status.value = panels.status_html(c)
             self.undo_button.disabled = not c.game.can_undo()
             self.redo_button.disabled = not c.game.can_redo()
             self.end_button.disabled = c.game.over
             self.log.value = panels.log_html(c)
-            self.variants_info.value = panels.variants_html(c.game.variants)
-            if tuple(self.variants.value) != c.game.variants:
-                self.variants.value = c.game.variants
             self.chits.value = panels.chits_html(c)
+            self._chit_plays()
             self._decision()
         if what & {"game", "selection"}:
             self._attack()
@@ -245,6 +398,10 @@ class App:
             self.key.value = panels.key_html(c)
         if "feedback" in what:
             self.feedback.value = panels.feedback_html(c.feedback)
+        if what & {"game", "selection", "feedback"}:
+            self.hint.value = f'<div class="cheren-hint-line">{panels.esc(c.phase_hint())}</div>'
+        if what & {"game", "overlays"}:
+            self._bot_moves()
 
     def _stack(self) -> None:
         w, c = self._w, self.controller
@@ -253,6 +410,7 @@ class App:
         from cheren.scenario.models import Phase
 
         lining_up = c.game.phase is Phase.COMBAT and c.attack.defender is not None and c.combat_available()
+        replaceable = set(c.replaceable()) if c.game.phase is Phase.REINFORCEMENT else set()
         for info in c.stack():
             pick = w.Button(
                 description="selected" if info.selected else "select",
@@ -262,6 +420,13 @@ class App:
             pick.add_class("cheren-pick")
             pick.on_click(lambda _, uid=info.id: c.select(uid))
             buttons = [pick]
+            if info.id in replaceable:
+                more = w.Button(
+                    description="+1 step", tooltip="Allied replacement (8.3)", layout=w.Layout(width="74px")
+                )
+                more.add_class("cheren-replace")
+                more.on_click(lambda _, uid=info.id: c.replace_step(uid))
+                buttons.append(more)
             if lining_up and info.side is c.game.phasing:
                 joined = info.id in c.attack.attackers
                 toggle = w.Button(
@@ -279,6 +444,46 @@ class App:
                 )
             )
         self.units.children = rows
+
+    def _curtain(self) -> None:
+        """Hot-seat: between the two players' turns, the game is hidden until the next player
+        says it is at the screen, so one side's hand is never shown to the other."""
+        side = self.controller.curtain
+        if side is None:
+            self.curtain.layout.display = "none"
+            self.body.layout.display = "flex"
+            return
+        self.curtain_text.value = (
+            f"<h3>Hand over to the {panels.esc(side.adjective)} player</h3>"
+            "<p>The game is hidden so that neither player sees the other's chits.</p>"
+        )
+        self.curtain_button.description = f"I am the {side.adjective} player: show the game"
+        self.curtain.layout.display = "flex"
+        self.body.layout.display = "none"
+
+    def _bot_moves(self) -> None:
+        c = self.controller
+        rows = []
+        for i, m in enumerate(c.bot_moves):
+            on = ' class="on"' if c.bot_step == i else ""
+            why = f"<br><small>{panels.esc(m.reason)}</small>" if m.reason else ""
+            rows.append(f"<li{on}>{panels.esc(m.text)}{why}</li>")
+        empty = "<small>The bot has not moved since your last action.</small>" if c.bot is not None else (
+            "<small>Hot-seat: no bot.</small>")
+        self.bot_list.value = f'<ol class="cheren-bot-list">{"".join(rows)}</ol>' if rows else empty
+
+    def _chit_plays(self) -> None:
+        """A row per chit the acting side may play now: its targets by name, and Play."""
+        w, c = self._w, self.controller
+        rows = []
+        for name, options in c.playable_chits().items():
+            pick = w.Dropdown(options=options, layout=w.Layout(width="170px"))
+            pick.add_class("cheren-chit-target")
+            play = w.Button(description=f"Play {name}", button_style="warning", layout=w.Layout(width="auto"))
+            play.add_class("cheren-chit-play")
+            play.on_click(lambda _, p=pick: c.apply(p.value) if p.value is not None else None)
+            rows.append(w.HBox([play, pick], layout=w.Layout(align_items="center")))
+        self.chit_plays.children = rows
 
     def _decision(self) -> None:
         w, c = self._w, self.controller
@@ -324,7 +529,21 @@ class App:
         self.attack_panel.layout.display = "flex" if combat else "none"
         if not combat:
             return
-        self.odds.value = panels.odds_html(c.whatif())
+        waiting = c.waiting_attack()
+        if waiting is not None and c.attack.defender is None:
+            target, attackers, whatif, chits = waiting
+            names = ", ".join(c.name(u) for u in attackers)
+            plays = "".join(f"<li>{panels.esc(x)}</li>" for x in chits)
+            self.odds.value = (
+                f'<div class="cheren-waiting"><b>Rolled</b>: {panels.esc(names)} against {target.label}. The die waits '
+                f"for the chit window (5.1); a chit played now changes these odds:<ul>{plays}</ul></div>"
+                + panels.odds_html(whatif)
+            )
+        else:
+            self.odds.value = panels.attackers_html(c) + panels.odds_html(c.whatif())
+        why = c.air_refusal()
+        self.air.disabled = why is not None
+        self.air.tooltip = f"Not now: {why.reason} (11.3)" if why is not None else "Add the air unit's 1 strength point"
         if self.air.value != c.attack.air:
             self.air.value = c.attack.air
 

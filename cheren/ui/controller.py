@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import ModuleType
@@ -65,7 +65,9 @@ def as_bot(bot: Any, side: Side) -> Bot:
     from cheren.views import SideSeat
 
     def play(game: Game) -> Action:
-        return bot.choose(SideSeat(game, side)).action  # type: ignore[no-any-return]
+        choice = bot.choose(SideSeat(game, side))
+        play.reason = str(getattr(choice, "reason", ""))  # type: ignore[attr-defined]
+        return choice.action  # type: ignore[no-any-return]
 
     play.__name__ = str(getattr(bot, "name", "bot"))
     return play
@@ -146,6 +148,15 @@ PATH = "#1d4fa0"
 LAST = "#6b5a3c"
 
 
+@dataclass(frozen=True)
+class BotMove:
+    """One action the bot took after the human's last one, with the reason it gives."""
+
+    text: str
+    reason: str
+    path: tuple[Hex, ...] = ()
+
+
 @dataclass
 class AttackDraft:
     """An attack being lined up in the Combat phase: attackers and a defending hex."""
@@ -182,12 +193,17 @@ class Controller:
             self.bot, self.bot_side = as_bot(bot, bot_side), bot_side
         self.hex_size = hex_size
         self.chits_hook = chits
+        self.bot_moves: list[BotMove] = []  # what the bot did after the human's last action
+        self.bot_step: int | None = None  # the bot move picked out on the map
+        self.curtains = True  # hot-seat: hide one side's hand from the other between turns
+        self._shown_side: Side = game.acting
         self.selected: str | None = None
         self.stack_hex: Hex | None = None
         self.hover: Hex | None = None
         self.move_stack = False
         self.overlays: set[str] = set(DEFAULT_OVERLAYS)
         self.attack = AttackDraft()
+        self.rolled: tuple[Hex, tuple[str, ...], Any] | None = None  # the attack last rolled, with its what-if
         self.last_move: tuple[Hex, ...] = ()
         self.feedback = Feedback("info", "Click a unit to see where it can go.")
         self.version = 0  # bumps whenever the game changes
@@ -239,6 +255,14 @@ class Controller:
     def describe(self, action: Action) -> str:
         """An action in words, with unit names instead of ids."""
         text = action.describe()
+        chit = getattr(action, "chit", None)
+        if isinstance(chit, str) and chit:
+            # chits by name, never by their instance ids ("roadblock.2")
+            from cheren.state import chit_key
+
+            found = self.scenario.chits.get(chit_key(chit))
+            if found is not None:
+                text = text.replace(chit, found.name, 1)
         ids = sorted(self.scenario.units, key=len, reverse=True)
         pattern = re.compile(r"\b(" + "|".join(re.escape(u) for u in ids) + r")\b")
         return pattern.sub(lambda m: self.name(m.group(1)), text)
@@ -367,9 +391,27 @@ class Controller:
             mp = self.game.reach(uid).mp
             text = f"{name} ({unit.hex.label}): {mp_text(mp)} MP, {len(moves)} hexes in reach. Click one to move there."
             return self._say(Feedback("info", text), "selection")
+        if unit.side is not self.game.acting:
+            reach = self.next_reach(uid)
+            text = (f"{name} ({unit.side.adjective}, {unit.hex.label}): in its next Movement phase it can reach "
+                    f"{len(reach)} hexes (shaded); its supply line is drawn.")
+            return self._say(Feedback("info", text), "selection")
+        from cheren.scenario.models import Phase
+
         why = self.why_immobile(uid)
         text = f"{name} ({unit.hex.label}) cannot move now: {why.reason} (rule {', '.join(why.rules)})"
+        if self.game.phase not in (Phase.MOVEMENT, Phase.REACTION, Phase.EXPLOITATION):
+            text += f". {self.phase_hint()}"
         return self._say(Feedback("info", text, why.rules), "selection")
+
+    def next_reach(self, uid: str) -> dict[Hex, Any]:
+        """Where a unit not acting now could end a move in its side's next Movement phase (full
+        movement points, the map as it stands): what a player asks of an enemy stack."""
+        from cheren.rules.movement import reachable
+
+        reach = reachable(self.position, uid).reach
+        start = self.position.units[uid].hex
+        return {h: r for h, r in reach.items() if h != start}
 
     def why_immobile(self, uid: str) -> Any:
         """The refusal a move of this unit gets now, whatever the hex (a Refusal)."""
@@ -411,6 +453,9 @@ class Controller:
                 return self.answer(choices[h])
             if p.units_at(h):
                 self._select_in(h)
+            why = self._why_not_retreat(h)
+            if why is not None:
+                return self._say(why, "selection")
             text = f"{d.side.adjective} must first decide: {d.prompt} (rule {', '.join(d.rules)})"
             return self._say(Feedback("refused", text, d.rules), "selection")
         if g.phase is Phase.COMBAT and feature("combat") is not None:
@@ -419,10 +464,12 @@ class Controller:
         if self.selected is not None and h != here:
             if h in self.legal_moves(self.selected):
                 return self.move_to(h)
-            mine = [u for u in p.units_at(h) if p.units[u].side is g.acting]
-            if mine:
+            if p.units_at(h):  # any stack, the enemy's too: look at it
                 return self._select_in(h)
-            return self.move_to(h)
+            # only highlighted hexes are moves: this click deselects, saying why the unit could not go
+            why = self.why_not_there(self.selected, h)
+            self.selected, self.stack_hex = None, None
+            return self._say(why, "selection")
         if self.selected is not None and h == here:
             ids = [u.id for u in self.stack(h)]
             if len(ids) > 1:
@@ -432,6 +479,78 @@ class Controller:
             return self._select_in(h)
         self.stack_hex = None
         return self._say(Feedback("info", self.hex_text(h)), "selection")
+
+    def _why_not_retreat(self, h: Hex) -> Feedback | None:
+        """A click on a neighbour the retreat may not go to: why not, in the words of 11.7."""
+        from cheren.rules.retreat import PRIORITY_TEXT, retreat_options
+
+        d = self.game.pending
+        origin = d.hex if d is not None else None
+        if d is None or origin is None or not any(isinstance(a, Retreat) for _, a in self.decision_options()):
+            return None
+        if h not in origin.neighbours():
+            return None
+        units = [u for u in d.units if self.position.units[u].hex == origin]
+        options = retreat_options(self.position, units, origin)
+        who = ", ".join(self.name(u) for u in units) or "the stack"
+        if h in options.refused:
+            return Feedback("refused", f"{who} may not retreat to {h.label}: {options.refused[h]}", ("11.7",))
+        if options.priority is None:
+            return None
+        where = ", ".join(x.label for x in options.hexes)
+        return Feedback(
+            "refused",
+            f"{who} may not retreat to {h.label} while {PRIORITY_TEXT[options.priority]} is free: {where}",
+            ("11.7",),
+        )
+
+    def why_not_there(self, uid: str, h: Hex) -> Feedback:
+        """Why ``uid`` cannot move to ``h`` now (nothing is moved), with the rule."""
+        unit = self.position.units[uid]
+        if unit.side is not self.game.acting:
+            return Feedback("info", f"{self.name(uid)} is not yours to move now. {self.hex_text(h)}")
+        assert unit.hex is not None
+        path = tuple(line(unit.hex, h)[1:]) or (h,)
+        verdict = self.game.check(Move(uid, path))
+        if verdict.refusal is not None:
+            r = verdict.refusal
+            return Feedback("refused", f"{self.name(uid)} cannot go to {hex_text(h)}: {r.reason}", r.rules)
+        why = explain_move(self.position, uid, h, self.game.move_options(uid))
+        return Feedback("refused", why, rules_cited(why))
+
+    def escape(self) -> Feedback:
+        """Esc: drop the selection and the attack being lined up."""
+        self.attack = AttackDraft()
+        self.selected, self.stack_hex = None, None
+        return self._say(Feedback("info", "Nothing selected. " + self.phase_hint()), "selection")
+
+    def phase_hint(self) -> str:
+        """What to do now, in one line: the pending decision, or the phase's own task."""
+        from cheren.scenario.models import Phase
+
+        g = self.game
+        if g.over:
+            return g.status()
+        d = g.pending
+        if d is not None:
+            prompt = d.prompt.removeprefix(f"{d.side.adjective}: ")
+            return f"{d.side.adjective} to decide: {prompt} ({', '.join(d.rules)})."
+        who = g.acting.adjective
+        if g.phase is Phase.REINFORCEMENT:
+            extra = (" This is a replacement turn: select a unit that lost a step and press +1 step (8.3)."
+                     if self.replaceable() else "")
+            return f"{who} Reinforcement phase: arrivals are placed at their towns (8.0).{extra} Then End phase."
+        if g.phase is Phase.MOVEMENT:
+            return f"{who} Movement: click a unit, then one of its highlighted hexes (9.0). End phase when done."
+        if g.phase is Phase.REACTION:
+            return (f"{who} reaction: move units worth up to 3 stacking value, none next to an enemy unit (10.0), "
+                    "or End phase.")
+        if g.phase is Phase.COMBAT:
+            return (f"{who} Combat: click an enemy hex next to your units, then your stacks to add them, "
+                    "then Roll the attack (11.0). End phase when done.")
+        if g.phase is Phase.SUPPLY:
+            return f"{who} Supply check: End phase traces supply for every {who} unit (12.0)."
+        return f"{who} Exploitation: cavalry, tanks and motorized units may move again (13.0). End phase when done."
 
     def _select_in(self, h: Hex) -> Feedback:
         """Select the best unit of a stack: a unit that can move now, else the top counter."""
@@ -604,6 +723,64 @@ class Controller:
         text = roll or "; ".join(events[:3]) or self.describe(action)
         return self._say(Feedback("ok", text, events=tuple(events)), "game")
 
+    # -- chits and replacements outside a decision ----------------------------------------------
+    def playable_chits(self) -> dict[str, list[tuple[str, Action]]]:
+        """The chits the acting side may play now on its own initiative (5.1), by name, each
+        with its legal targets as (label, action)."""
+        if self.game.pending is not None:
+            return {}
+        out: dict[str, list[tuple[str, Action]]] = {}
+        for action in self.legal_actions():
+            chit = getattr(action, "chit", None)
+            if action.kind != "play_chit" or not isinstance(chit, str):
+                continue
+            from cheren.state import chit_key
+
+            found = self.scenario.chits.get(chit_key(chit))
+            name = found.name if found is not None else chit
+            target = getattr(action, "unit", "") or getattr(action, "target", "")
+            label = self.name(target) if target in self.scenario.units else (target or "no target needed")
+            out.setdefault(name, []).append((label, action))
+        return out
+
+    def chit_targets(self) -> dict[Hex, str | None]:
+        """In a chit window: the hexes its chits aim at (a hex, both sides of a hexside, a unit's
+        hex), each labelled with the chit's initial."""
+        from cheren.state import chit_key
+
+        d = self.game.pending
+        if d is None or d.kind != "chit_window":
+            return {}  # chits played on one's own initiative name their targets in the Chits panel
+        plays = [a for _, a in self.decision_options()]
+        out: dict[Hex, str | None] = {}
+        for action in plays:
+            chit = getattr(action, "chit", None)
+            if action.kind != "play_chit" or not isinstance(chit, str):
+                continue
+            found = self.scenario.chits.get(chit_key(chit))
+            mark = found.name[:1] if found is not None else "?"
+            hexes: list[Hex] = []
+            target = str(getattr(action, "target", "") or "")
+            for part in target.replace("-", "/").split("/"):
+                if len(part) == 4 and part.isdigit():
+                    hexes.append(Hex.from_label(part))
+            unit = str(getattr(action, "unit", "") or "")
+            if unit in self.position.units and self.position.units[unit].hex is not None:
+                hexes.append(self.position.units[unit].hex)  # type: ignore[arg-type]
+            for h in hexes:
+                out[h] = mark if out.get(h) in (None, mark) else "*"
+        return out
+
+    def replaceable(self) -> list[str]:
+        """Units that may take back a lost step now (8.3)."""
+        return [str(getattr(a, "unit", "")) for a in self.legal_actions() if a.kind == "replace"]
+
+    def replace_step(self, uid: str) -> Feedback:
+        """The Allied replacement of 8.3 on ``uid``, through the gate."""
+        from cheren.actions import Replace
+
+        return self._push(Replace(uid))
+
     # -- the bot -----------------------------------------------------------------------------
     def set_bot(self, bot: Any, side: Side | None) -> Feedback:
         """Play against ``bot`` (a ``Callable[[Game], Action]`` or a :mod:`cheren.bots` bot) on
@@ -617,18 +794,49 @@ class Controller:
         return self._say(Feedback("info", f"Mode: {mode}.", events=tuple(events)), "game")
 
     def _after_human(self, limit: int = 2000) -> list[str]:
-        """Let the bot play while it is the acting side."""
+        """Let the bot play while it is the acting side; keep what it did, with its reasons."""
         events: list[str] = []
         if self.bot is None or self.bot_side is None:
             return events
+        self.bot_moves, self.bot_step = [], None
         n = 0
         while not self.game.over and self.game.acting is self.bot_side and n < limit:
             action = self.bot(self.game)
+            start = self.position.units[action.unit].hex if isinstance(action, Move) else None
+            text = self.describe(action)
             events += self.game.push(action)
+            if action.kind not in ("end_phase", "pass_chit"):
+                path = (start, *action.path) if isinstance(action, Move) and start is not None else ()
+                self.bot_moves.append(BotMove(text, str(getattr(self.bot, "reason", "")), path))
             n += 1
         if n:
             self._bump()
         return events
+
+    def step_bot(self, index: int | None) -> Feedback:
+        """Pick out one of the bot's last moves on the map (None: show them all)."""
+        if index is None or not self.bot_moves:
+            self.bot_step = None
+            return self._say(Feedback("info", f"The bot's last moves: {len(self.bot_moves)}."), "overlays")
+        self.bot_step = max(0, min(index, len(self.bot_moves) - 1))
+        m = self.bot_moves[self.bot_step]
+        why = f" Why: {m.reason}" if m.reason else ""
+        return self._say(Feedback("info", f"Bot move {self.bot_step + 1}/{len(self.bot_moves)}: {m.text}.{why}"),
+                         "overlays")
+
+    # -- hot-seat ------------------------------------------------------------------------------
+    @property
+    def curtain(self) -> Side | None:
+        """Hot-seat: the side about to act while the screen still shows the other side's view;
+        the app hides the game (and the hands) until that player says it is there."""
+        if self.bot is not None or not self.curtains or self.game.over:
+            return None
+        return self.game.acting if self.game.acting is not self._shown_side else None
+
+    def reveal(self) -> Feedback:
+        """The player of the side to act is at the screen: show the game."""
+        self._shown_side = self.game.acting
+        return self._say(Feedback("info", f"{self.game.acting.adjective} player: {self.phase_hint()}"), "game")
 
     # -- overlays ----------------------------------------------------------------------------
     def available_overlays(self) -> dict[str, tuple[str, bool]]:
@@ -648,7 +856,7 @@ class Controller:
 
     def overlay_list(self) -> list[Overlay]:
         """The overlays to draw now, bottom first."""
-        key = (self.version, frozenset(self.overlays), self.selected)
+        key = (self.version, frozenset(self.overlays), self.selected, self.bot_step, len(self.bot_moves))
         if self._overlays is None or self._overlays[0] != key:
             self._overlays = (key, self._overlay_list())
         return self._overlays[1]
@@ -682,8 +890,23 @@ class Controller:
         if uid is not None and p.units[uid].on_map:
             if "reach" in on and self.legal_moves(uid):
                 out.append(self._reach(uid))
+            elif "reach" in on and p.units[uid].side is not self.game.acting:
+                labels: dict[Hex, str | None] = {h: mp_text(r.cost) for h, r in self.next_reach(uid).items()}
+                title = f"{self.name(uid)}: reach in its next Movement phase (MP)"
+                out.append(Overlay("reach-next", labels, colour="#8a5a00", opacity=0.25, title=title))
             if "supply-unit" in on and feature("supply") is not None:
                 out += self._supply_line(uid)
+        if self.bot_moves:
+            picked = [self.bot_moves[self.bot_step]] if self.bot_step is not None else self.bot_moves
+            paths = [m.path for m in picked if len(m.path) > 1]
+            ends = {m.path[-1]: str(i + 1) for i, m in enumerate(self.bot_moves) if m.path and m in picked}
+            if paths or ends:
+                out.append(Overlay("bot-moves", ends, colour="#7a1fa2", opacity=0.3, paths=paths,
+                                   title="The bot's last moves"))
+        targets = self.chit_targets()
+        if targets:
+            out.append(Overlay("chit-targets", targets, colour="#b8860b", opacity=0.35,
+                               title="Where a chit can be played now"))
         choices = self.hex_choices()
         if choices:
             out.append(Overlay("choices", {h: "?" for h in choices}, colour=CHOICE, opacity=0.45, title="Your choices"))
@@ -869,25 +1092,6 @@ class Controller:
         self.study = study
         return self._say(Feedback("ok", f"Loaded {path}: {study.game.status()}"), "game", "selection")
 
-    # -- optional rules (cheren.variants) ------------------------------------------------------------
-    def new_game_with_variants(self, names: Iterable[str]) -> Feedback:
-        """Start this game again from its start, same seed, with exactly the variants ``names``
-        on (none: the printed rules).  Variants change how the game is played from the first
-        action, so they are chosen for a new game, never switched in the middle of one."""
-        from cheren.variants import UnknownVariant, check_variants
-
-        try:
-            wanted = check_variants(names)
-        except UnknownVariant as exc:
-            return self._say(Feedback("refused", str(exc)))
-        old = self.game
-        game = Game(old.scenario, old.seed, old.start.copy(), variants=wanted)
-        self.set_game(game)
-        rules = ", ".join(wanted) if wanted else "the printed rules (no variant)"
-        left = f"; the previous game ({len(old.log)} actions) is closed: Load its save to go back to it" if old.log \
-            else ""
-        return self._say(Feedback("ok", f"New game from the start with {rules}{left}."), "game", "selection")
-
     # -- lines of play (the variation tree, cheren.tree) ------------------------------------------
     def lines_info(self) -> list[dict[str, Any]]:
         """Each line as the Lines panel shows it, the main line first and each branch after its parent."""
@@ -1023,9 +1227,13 @@ class Controller:
             return self._say(Feedback("refused", text, why.rules), "selection")
         if all(u in self.attack.attackers for u in eligible):
             self.attack.attackers = [u for u in self.attack.attackers if u not in eligible]
+            said = f"Took {', '.join(self.name(u) for u in eligible)} ({h.label}) out of the attack. "
         else:
-            self.attack.attackers += [u for u in eligible if u not in self.attack.attackers]
-        return self._say(self._odds_feedback(), "selection")
+            added = [u for u in eligible if u not in self.attack.attackers]
+            self.attack.attackers += added
+            said = f"Added {', '.join(self.name(u) for u in added)} ({h.label}) to the attack. "
+        fb = self._odds_feedback()
+        return self._say(Feedback(fb.kind, said + fb.text, fb.rules), "selection")
 
     def _best_in(self, h: Hex) -> str:
         stack = self.stack(h)
@@ -1070,8 +1278,20 @@ class Controller:
         self.attack.attackers.append(uid)
         return self._say(self._odds_feedback(), "selection")
 
+    def air_refusal(self) -> Any:
+        """Why the air unit may not join an attack now (not arrived before turn 3, already used
+        this phase), or None (11.3)."""
+        from cheren.rules.combat_eligibility import air_refusal
+
+        state = self.combat_state()
+        return air_refusal(self.position, self.game.phasing, bool(getattr(state, "air_used", False)))
+
     def set_air(self, on: bool) -> Feedback:
         self._need_combat()
+        why = self.air_refusal() if on else None
+        if why is not None:
+            self.attack.air = False
+            return self._say(Feedback("refused", f"No air support: {why.reason}", why.rules), "selection")
         self.attack.air = on
         return self._say(self._odds_feedback(), "selection")
 
@@ -1130,6 +1350,8 @@ class Controller:
         if verdict.refusal is not None:
             r = verdict.refusal
             return self._say(Feedback("refused", f"The attack is refused: {r.reason}", r.rules))
+        # the odds stay on show while a chit window holds the die back (5.1)
+        self.rolled = (a.defender, tuple(a.attackers), self.whatif())
         events = self.game.push(action)
         self.attack = AttackDraft()
         self._bump()
@@ -1145,6 +1367,23 @@ class Controller:
         if d is not None:
             return f"{d.side.adjective} to decide first: {d.prompt.removeprefix(d.side.adjective + ': ')}"
         return "; ".join(events[:2]) or "attack declared"
+
+    def waiting_attack(self) -> tuple[Hex, tuple[str, ...], Any, list[str]] | None:
+        """The attack rolled whose die waits for a chit window: its hex, attackers, what-if, and
+        each chit that may be played on it now, with what it does (5.1)."""
+        d = self.game.pending
+        if self.rolled is None or d is None or d.kind != "chit_window":
+            return None
+        chits = []
+        for label, action in self.decision_options():
+            chit = getattr(action, "chit", None)
+            if isinstance(chit, str) and chit:
+                from cheren.state import chit_key
+
+                found = self.scenario.chits.get(chit_key(chit))
+                if found is not None:
+                    chits.append(f"{label}: {found.text}")
+        return (*self.rolled, chits)
 
     def combat_state(self) -> Any:
         """The combat module's record of this phase (assemblies, who attacked), or None."""

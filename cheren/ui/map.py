@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from cheren.hexes import Hex
-from cheren.render.canvas import SceneCanvas, View, fit_view
+from cheren.render.canvas import SceneCanvas, View, fit_view, focus_view
 from cheren.render.scene import Scene
 
 CLICK_SLOP = 6.0  # pixels a press may move and still count as a click
@@ -35,15 +35,19 @@ class MapController(Protocol):
     def set_hover(self, h: Hex | None) -> bool: ...
 
 
+PIXEL_RATIO = 2
+
+
 class MapWidget:
     def __init__(self, controller: MapController, width: int = 1000, height: int = 700) -> None:
         import ipywidgets as w
 
         self.controller = controller
-        self.canvas = SceneCanvas(width, height)
+        # twice the pixels of its size on the page: sharp on 2x screens, scaled down on others
+        self.canvas = SceneCanvas(width * PIXEL_RATIO, height * PIXEL_RATIO)
         self.widget = self.canvas.widget
         self.widget.add_class("cheren-map")
-        self.widget.layout = w.Layout(width="100%", height="auto", max_width=f"{width}px")
+        self.widget.layout = w.Layout(width="100%", height="auto")
         self._press: tuple[float, float] | None = None  # where the press event says it was
         self._press_at: tuple[float, float] | None = None  # where the pointer was when pressed
         self._press_view: View | None = None
@@ -55,6 +59,7 @@ class MapWidget:
         self.widget.on_mouse_move(self._move)
         self.widget.on_mouse_out(self._out)
         self.widget.on_mouse_wheel(self._wheel)
+        self.widget.on_key_down(self._key)
         controller.subscribe(self._changed)
 
         def button(text: str, tip: str, fn: Any, cls: str) -> Any:
@@ -87,13 +92,22 @@ class MapWidget:
     def fit(self) -> None:
         self.canvas.fit()
 
+    def focus(self, hexes: list[Hex]) -> None:
+        """Show these hexes as large as they fit (a lesson's part of the map)."""
+        scene = self.canvas.scene
+        if scene is None:
+            return
+        points = [scene.layout.to_pixel(h) for h in hexes]
+        width, height = self.canvas.width, self.canvas.height
+        self.canvas.set_view(focus_view(points, scene.width, scene.height, width, height, max_zoom=2.0 * PIXEL_RATIO))
+
     def zoom(self, factor: float, at: tuple[float, float] | None = None) -> None:
         scene = self.canvas.scene
         if scene is None:
             return
         fit = fit_view(scene.width, scene.height, self.canvas.width, self.canvas.height)
         centre = at if at is not None else (self.canvas.width / 2, self.canvas.height / 2)
-        self.canvas.set_view(self.canvas.view.zoomed(factor, centre, lo=fit.zoom * 0.8, hi=3.0))
+        self.canvas.set_view(self.canvas.view.zoomed(factor, centre, lo=fit.zoom * 0.8, hi=3.0 * PIXEL_RATIO))
 
     def centre(self) -> None:
         c = self.controller
@@ -102,10 +116,15 @@ class MapWidget:
         if scene is None or h is None:
             return
         view = self.canvas.view
-        if view.zoom < 0.9:
-            view = View(1.2, view.tx, view.ty)
+        if view.zoom < 0.9 * PIXEL_RATIO:
+            view = View(1.2 * PIXEL_RATIO, view.tx, view.ty)
         x, y = scene.layout.to_pixel(h)
         self.canvas.set_view(view.centred(x, y, self.canvas.width, self.canvas.height))
+
+    def _key(self, key: str, shift: bool = False, ctrl: bool = False, meta: bool = False) -> None:
+        escape = getattr(self.controller, "escape", None)
+        if key == "Escape" and escape is not None:
+            escape()  # drop the selection (and an attack being lined up)
 
     # -- mouse ---------------------------------------------------------------------------------
     def hex_at(self, x: float, y: float) -> Any:

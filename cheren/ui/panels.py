@@ -66,7 +66,15 @@ CSS = """
 .cheren-map, .cheren-map:focus { outline: none; cursor: pointer; }
 .cheren-toolbar { gap: 2px; }
 .cheren-toolbar button { min-width: 30px; }
-.cheren-body { gap: 8px; }
+.cheren-body { gap: 8px; flex-wrap: wrap; }
+.cheren-body > .cheren-side-panel { flex: 1 1 330px !important; }
+.cheren-body > .widget-vbox:first-child { flex: 999 1 620px !important; }
+.cheren-app .widget-button { flex-shrink: 0; overflow: visible; }
+.cheren-side-panel .widget-hbox { flex-wrap: wrap; gap: 2px; }
+.cheren-side-panel .widget-checkbox label { white-space: normal; overflow: visible; }
+.cheren-toolbar { flex-wrap: nowrap; }
+.cheren-hint-line { padding: 2px 6px; color: #4a3f2f; }
+.cheren-curtain { background: #2d2418; color: #f4efe1; border-radius: 6px; }
 </style>
 """
 
@@ -75,8 +83,13 @@ def esc(text: object) -> str:
     return html.escape(str(text))
 
 
-def rules_badges(rules: tuple[str, ...]) -> str:
-    return "".join(f'<span class="cheren-rule">{esc(r)}</span>' for r in rules)
+def rules_badges(rules: tuple[str, ...] | list[str]) -> str:
+    """Rule numbers as badges; pointing at one shows the rule's summary (cheren.rules_reference)."""
+    from cheren.rules_reference import tooltip
+
+    return "".join(
+        f'<span class="cheren-rule" data-rule="{esc(r)}" title="{esc(tooltip(r))}">{esc(r)}</span>' for r in rules
+    )
 
 
 def status_html(c: Controller) -> str:
@@ -108,7 +121,7 @@ def status_html(c: Controller) -> str:
 
 def feedback_html(fb: Feedback) -> str:
     text = esc(fb.text)
-    badges = rules_badges(fb.rules) if fb.kind == "refused" else ""
+    badges = rules_badges(fb.rules)
     extra = ""
     if fb.events and len(fb.events) > 3:
         extra = f" <small>(+{len(fb.events) - 3} more in the log)</small>"
@@ -186,13 +199,44 @@ def chits_html(c: Controller) -> str:
     acting = c.game.acting
     rows = []
     for side in (Side.ALLIED, Side.ITALIAN):
-        visible = c.chits_visible(side) if side is acting and (c.bot_side is None or side is not c.bot_side) else None
-        if visible:
+        mine = side is acting and (c.bot_side is None or side is not c.bot_side) and c.curtain is None
+        visible = c.chits_visible(side) if mine else None
+        if visible and c.chits_hook is not None:  # the hook decides what the side sees, and names it
             names = ", ".join(esc(v) for v in visible)
             rows.append(f"<div><b>{side.adjective}</b> ({counts.get(side, 0)}): {names}</div>")
+        elif visible:
+            rows.append(f"<div><b>{side.adjective}</b> ({counts.get(side, 0)} in hand):</div>")
+            rows.append(chit_list_html(c, side))
         else:
             rows.append(f"<div><b>{side.adjective}</b>: {counts.get(side, 0)} in hand</div>")
     return "".join(rows)
+
+
+def chit_list_html(c: Controller, side: Side) -> str:
+    """Each chit of ``side``'s hand by name, with what it does and when it may be played (5.1)."""
+    from cheren.state import chit_key
+
+    items = []
+    for instance in c.position.chits.hands.get(side, []):
+        chit = c.scenario.chits.get(chit_key(instance))
+        if chit is None:
+            continue
+        star = " ★ <small>(one time)</small>" if chit.one_time else ""
+        when = chit_windows_text(chit, side)
+        items.append(
+            f'<li class="cheren-chit"><b>{esc(chit.name)}</b>{star}: {esc(chit.text)} '
+            f"<small>Play it: {esc(when)}.</small></li>"
+        )
+    return '<ul class="cheren-chit-list">' + "".join(items) + "</ul>"
+
+
+def chit_windows_text(chit: Any, side: Side) -> str:
+    """When a chit may be played, in words: "in your Movement phase", "in the enemy's Combat phase"."""
+    parts = []
+    for w in chit.windows:
+        whose = "your" if w.player == "phasing" else "the enemy's"
+        parts.append(f"in {whose} {w.phase.value.title()} phase")
+    return " or ".join(parts) or "never (no window)"
 
 
 def key_html(c: Controller) -> str:
@@ -218,6 +262,21 @@ def key_html(c: Controller) -> str:
     return f'<div class="cheren-key">{"".join(rows)}<div class="terrains">{terrain}</div></div>'
 
 
+def attackers_html(c: Controller) -> str:
+    """The attack being lined up: the defending hex and every attacker, by name."""
+    a = c.attack
+    if a.defender is None:
+        return ""
+    def where(uid: str) -> str:
+        h = c.position.units[uid].hex
+        return h.label if h is not None else "-"
+
+    names = ", ".join(f"{c.name(u)} ({where(u)})" for u in a.attackers) or "none yet: click your stacks next to it"
+    air = " + air support" if a.air else ""
+    return (f'<div class="cheren-attackers"><b>Defender</b>: {a.defender.label} · <b>Attackers</b>: '
+            f"{esc(names)}{air}</div>")
+
+
 def odds_html(whatif: Any) -> str:
     """The what-if panel: the column, each shift with its reason, the six results of the column
     and the exact chance of each outcome as a small bar chart."""
@@ -233,22 +292,21 @@ def odds_html(whatif: Any) -> str:
     ]
     shifts = getattr(odds, "shifts", ())
     for shift in shifts:
-        rows.append(f"<div>⇄ {esc(shift.describe())}</div>")
+        rule = getattr(shift, "rule", "")
+        text = shift.describe().removesuffix(f" ({rule})") if rule else shift.describe()
+        rows.append(f"<div>⇄ {esc(text)}{rules_badges((rule,)) if rule else ''}</div>")
     if not shifts:
         rows.append("<div><small>no column shifts (11.1, 11.4)</small></div>")
     for note in (*getattr(odds, "notes", ()), *getattr(whatif, "notes", ())):
         rows.append(f"<div><small>{esc(note)}</small></div>")
     rows.append(f'<div>Column: <b class="cheren-column">{esc(odds.column_name)}</b> (11.5)</div>')
-    for line in getattr(whatif, "variant_lines", ()):  # optional rules on in this game (cheren.variants)
-        rows.append(f'<div class="cheren-variant">✦ {esc(line)}</div>')
     refusal = getattr(whatif, "refusal", None)
     if refusal is not None:
         rows.append(f'<div class="cheren-msg refused">Not allowed now: {esc(refusal)}</div>')
     rolls = getattr(whatif, "rolls", ())
     if rolls:
         cells = "".join(
-            f"<tr><td>{esc(_die_text(odds, r.die))}</td><td><b>{esc(r.result)}</b></td><td>{esc(r.story)}</td></tr>"
-            for r in rolls
+            f"<tr><td>{r.die}</td><td><b>{esc(r.result)}</b></td><td>{esc(r.story)}</td></tr>" for r in rolls
         )
         rows.append(f'<table class="cheren-rolls"><tr><th>die</th><th>result</th><th></th></tr>{cells}</table>')
     dist = outcome_distribution(whatif)
@@ -256,21 +314,6 @@ def odds_html(whatif: Any) -> str:
         rows.append("<div><small>Chance of each outcome (exact, one die):</small></div>")
         rows.append(bar_chart(dist))
     return '<div class="cheren-odds">' + "".join(rows) + "</div>"
-
-
-def variants_html(names: tuple[str, ...]) -> str:
-    """The optional rules on in the game (cheren.variants), each with its one-line summary."""
-    from cheren.variants import VARIANTS
-
-    if not names:
-        return "<div><small>Rules: as printed (no variant on).</small></div>"
-    items = "".join(f"<li><b>{esc(VARIANTS[n].title)}</b>: {esc(VARIANTS[n].summary)}</li>" for n in names)
-    return f'<div class="cheren-variants-on"><small>Variants on:</small><ul>{items}</ul></div>'
-
-
-def _die_text(odds: Any, die: int) -> str:
-    row = odds.row(die) if hasattr(odds, "row") else die
-    return str(die) if row == die else f"{die}→{row}"
 
 
 def outcome_distribution(whatif: Any) -> list[tuple[str, float]]:

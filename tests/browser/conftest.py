@@ -160,6 +160,7 @@ def _isolated_env(tmp: Path) -> dict[str, str]:
         env[key] = str(tmp / key.lower())
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
     env.pop("JUPYTER_PATH", None)
+    env["CHEREN_PROGRESS"] = str(tmp / "progress.json")  # a learner's progress, never the real one
     return env
 
 

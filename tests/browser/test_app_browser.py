@@ -8,6 +8,7 @@ the scenario, the fit-to-view transform of :mod:`cheren.render.canvas`)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 import uuid
@@ -124,8 +125,14 @@ def pass_decisions(page: Any, *, until: str, log: str = "") -> None:
     """Answer every pending decision with its 'no' answer (play no chit), until the status bar
     says the phase is ``until`` and nothing is pending (the bar carries both as data), and the
     log shows ``log``.  Other decisions (a retreat) take their first answer."""
-    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    deadline = time.monotonic() + 2 * TIMEOUT_MS / 1000
     while time.monotonic() < deadline:
+        reveal = page.locator(".cheren-reveal:visible")
+        if reveal.count():  # hot-seat: the next player is at the screen
+            # the curtain may be going away already: look again rather than wait on it
+            with contextlib.suppress(PlaywrightTimeout):
+                reveal.first.click(timeout=2_000)
+            continue
         decision = page.locator(".cheren-decision")
         if decision.is_visible():
             prompt = page.locator(".cheren-decision").inner_text()
@@ -142,12 +149,16 @@ def pass_decisions(page: Any, *, until: str, log: str = "") -> None:
                 target.click(timeout=2_000)
             except PlaywrightTimeout:
                 continue
-            page.wait_for_function(
-                "b => document.querySelector('.cheren-log-panel').innerText !== b", arg=before, timeout=TIMEOUT_MS
-            )
+            # the hot-seat curtain may have hidden the button as it was clicked: look again then
+            with contextlib.suppress(PlaywrightTimeout):
+                page.wait_for_function(
+                    "b => document.querySelector('.cheren-log-panel').innerText !== b", arg=before, timeout=5_000
+                )
             continue
         bar = page.locator(".cheren-bar")
         settled = bar.get_attribute("data-phase") == until and bar.get_attribute("data-pending") == "0"
+        if settled and page.locator(".cheren-reveal:visible").count():
+            continue  # the hot-seat curtain is (still) up: the loop's next turn lifts it
         if settled and log in page.locator(".cheren-log-panel").inner_text():
             return
         time.sleep(0.1)
@@ -226,9 +237,10 @@ def test_voila_paints_the_map_and_plays_a_move(page: Any, voila_url: str, reques
         arg=[CANVAS, *m.at(other, 0.6, 0.0), other_before],
         timeout=TIMEOUT_MS,
     )
-    # an illegal click explains itself with the rule
-    m.click(H("3207"))
+    # a click on a hex the unit cannot reach is no move: it explains itself with the rule and deselects
+    m.click(H("1505"))
     page.wait_for_selector(".cheren-feedback .cheren-msg.refused .cheren-rule", timeout=TIMEOUT_MS)
+    expect(page.locator(".cheren-selected")).to_have_attribute("data-unit", "")
     assert not request.node.page_errors, request.node.page_errors
 
 

@@ -1,0 +1,244 @@
+"""What a first-time user hit in the app (issue 20), as controller and app tests: deselecting,
+inspecting any stack, the phase hint, the attack panel, the air box, odds through a chit window."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cheren.game import Game
+from cheren.hexes import Hex
+from cheren.rules.chits import PassChit
+from cheren.scenario import Phase, Scenario, Side, load_scenario
+from cheren.ui.app import App
+from cheren.ui.controller import Controller
+
+H = Hex.from_label
+
+
+@pytest.fixture(scope="module")
+def scenario() -> Scenario:
+    return load_scenario()
+
+
+def _movement(scenario: Scenario) -> Controller:
+    c = Controller(Game(scenario, seed=1941))
+    c.end_phase()
+    if c.game.pending is not None:
+        c.apply(PassChit())
+    assert c.game.phase is Phase.MOVEMENT
+    return c
+
+
+def test_a_click_on_an_empty_hex_deselects_and_never_moves(scenario: Scenario) -> None:
+    c = _movement(scenario)
+    c.select("tank_sqn")
+    before = len(c.game.log)
+    fb = c.click_hex(H("0720"))  # a hex the tank cannot reach: no move is tried, the selection goes
+    assert c.selected is None and len(c.game.log) == before
+    assert fb.kind == "refused" and "0720" in fb.text and fb.rules
+    c.select("tank_sqn")
+    assert c.escape().text.startswith("Nothing selected") and c.selected is None
+
+
+def test_clicking_an_enemy_stack_shows_its_counters_supply_and_next_reach(scenario: Scenario) -> None:
+    c = _movement(scenario)
+    c.select("tank_sqn")
+    fb = c.click_hex(H("0408"))  # Sabderat, Italian
+    assert c.selected == "col_bn_sabderat" and c.stack_hex == H("0408")
+    assert "next Movement phase" in fb.text
+    assert [u.name for u in c.stack()] == ["Col bn (Sabderat)"]
+    kinds = {o.kind for o in c.overlay_list()}
+    assert {"reach-next", "supply-line"} <= kinds
+    reach = next(o for o in c.overlay_list() if o.kind == "reach-next")
+    assert len(reach.hexes) == len(c.next_reach("col_bn_sabderat")) > 5
+
+
+@pytest.mark.parametrize(
+    "phase, words",
+    [
+        (Phase.REINFORCEMENT, "arrivals are placed"),
+        (Phase.MOVEMENT, "click a unit, then one of its highlighted hexes"),
+        (Phase.REACTION, "3 stacking value"),
+        (Phase.COMBAT, "click an enemy hex"),
+        (Phase.SUPPLY, "traces supply"),
+        (Phase.EXPLOITATION, "may move again"),
+    ],
+)
+def test_the_hint_line_says_what_to_do_in_each_phase(scenario: Scenario, phase: Phase, words: str) -> None:
+    from cheren.setup import initial_position
+
+    p = initial_position(scenario, seed=3)
+    p.set_turn(2, "allied", phase.value)
+    p.chits.hands[Side.ITALIAN].clear()  # no chit window in the way
+    c = Controller(Game(scenario, seed=3, position=p))
+    if c.game.pending is None:
+        assert words in c.phase_hint()
+
+
+def test_in_the_reinforcement_phase_a_click_on_a_unit_says_what_to_do(scenario: Scenario) -> None:
+    c = Controller(Game(scenario, seed=1941))
+    fb = c.click_hex(H("0208"))
+    assert c.selected is not None
+    assert "Reinforcement phase" in fb.text and "End phase" in fb.text
+
+
+def _combat(scenario: Scenario, turn: int = 1) -> Controller:
+    from cheren.setup import initial_position
+
+    # the opening, with 5 Ind moved next to the Sabderat battalion, in the Allied Combat phase
+    p = initial_position(scenario, seed=1941)
+    p.place("ind_5", "0308")
+    p.set_turn(turn, "allied", "combat")
+    c = Controller(Game(scenario, seed=1941, position=p))
+    assert c.game.phase is Phase.COMBAT and c.game.pending is None
+    return c
+
+
+def test_the_attack_panel_lists_the_attackers_and_says_who_was_added(scenario: Scenario) -> None:
+    c = _combat(scenario)
+    app = App(c.game)
+    ac = app.controller
+    ac.click_hex(H("0408"))
+    fb = ac.click_hex(H("0308"))
+    assert fb.text.startswith("Added 5 Ind (0308) to the attack.")
+    assert "Attackers</b>: 5 Ind (0308)" in app.odds.value and "Defender</b>: 0408" in app.odds.value
+    fb = ac.click_hex(H("0308"))
+    assert fb.text.startswith("Took 5 Ind (0308) out of the attack.")
+
+
+def test_the_air_box_is_disabled_before_the_air_unit_arrives(scenario: Scenario) -> None:
+    c = _combat(scenario)
+    app = App(c.game)
+    assert app.air.disabled and "turn 3" in app.air.tooltip
+    fb = app.controller.set_air(True)
+    assert fb.kind == "refused" and fb.rules == ("11.3",) and not app.controller.attack.air
+
+
+def test_after_roll_the_odds_stay_visible_through_the_chit_window_with_the_chits_effect(scenario: Scenario) -> None:
+    c = _combat(scenario)
+    assert any("Ambush" in n for n in c.chits_visible(Side.ITALIAN) or [])
+    app = App(c.game)
+    ac = app.controller
+    ac.click_hex(H("0408"))
+    ac.click_hex(H("0308"))
+    ac.resolve_attack()
+    assert ac.game.pending is not None and ac.game.pending.kind == "chit_window"
+    waiting = ac.waiting_attack()
+    assert waiting is not None and waiting[0] == H("0408")
+    assert any("Ambush" in line and "column" in line for line in waiting[3])
+    assert "The die waits" in app.odds.value and "Column" in app.odds.value and "Ambush" in app.odds.value
+    ac.apply(PassChit())
+    assert ac.waiting_attack() is None
+
+
+def test_the_log_names_counters_and_a_bots_reply_is_listed_once(scenario: Scenario) -> None:
+    from cheren.bots import make_bot
+    from cheren.ui import panels
+
+    c = Controller(Game(scenario, seed=1941))
+    c.set_bot(make_bot("heuristic", 1), Side.ITALIAN)
+    c.end_phase()  # the Italian bot answers the Roadblock window at once
+    heads = [head for head, _ in c.log_entries()]
+    events = [e for _, evs in c.log_entries() for e in evs]
+    assert len(heads) >= 2
+    assert len(events) == len(set(events)) or all(events.count(e) == 1 for e in events if "chit" in e)
+    first = c.game.log[0]
+    assert not any(e.startswith("Italian plays") for e in first.events)  # the bot's move is its own entry
+    html = panels.log_html(c)
+    ids = [uid for uid in scenario.units if len(uid) > 4 and uid in html]
+    assert ids == []
+    assert not any(f"{k}." in html for k in scenario.chits)  # no chit instance ids
+
+
+def test_hot_seat_hides_the_game_between_the_players(scenario: Scenario) -> None:
+    app = App(Game(scenario, seed=1941))
+    c = app.controller
+    assert c.curtain is None and app.curtain.layout.display == "none"
+    c.end_phase()  # the Italians must answer a chit window: their hand would show
+    assert c.curtain is Side.ITALIAN
+    assert app.body.layout.display == "none" and app.curtain.layout.display == "flex"
+    assert "Italian player" in app.curtain_button.description
+    assert "Roadblock" not in app.chits.value and "in hand" in app.chits.value
+    c.reveal()
+    assert c.curtain is None and app.body.layout.display == "flex"
+    assert "Roadblock" in app.chits.value or "Demolition" in app.chits.value
+
+
+def test_against_a_bot_there_is_no_curtain_and_its_moves_are_listed_with_reasons(scenario: Scenario) -> None:
+    from cheren.bots import make_bot
+
+    app = App(Game(scenario, seed=1941))
+    c = app.controller
+    c.set_bot(make_bot("heuristic", 1), Side.ITALIAN)
+    c.end_phase()
+    assert c.curtain is None
+    assert c.bot_moves and all(m.reason for m in c.bot_moves)
+    assert c.bot_moves[0].text in app.bot_list.value and c.bot_moves[0].reason[:20] in app.bot_list.value
+    fb = c.step_bot(0)
+    assert fb.text.startswith("Bot move 1/") and "Why:" in fb.text
+    # its moves on the map: play to the Italian movement and look at the overlay
+    for _ in range(40):
+        if c.game.phasing is Side.ITALIAN or c.game.turn > 1:
+            break
+        if c.game.pending is not None:
+            c.answer(0)
+        else:
+            c.end_phase()
+    moved = [m for m in c.bot_moves if m.path]
+    assert moved, "the Italian bot moved units in its Movement phase"
+    c.step_bot(None)
+    overlay = next(o for o in c.overlay_list() if o.kind == "bot-moves")
+    assert overlay.paths and moved[0].path[-1] in overlay.hexes
+
+
+def test_escape_on_the_map_deselects(scenario: Scenario) -> None:
+    app = App(Game(scenario, seed=1941))
+    app.controller.select("tank_sqn")
+    app.map._key("Escape")
+    assert app.controller.selected is None
+
+
+def test_a_chit_window_shows_its_targets_on_the_map_by_name(scenario: Scenario) -> None:
+    c = Controller(Game(scenario, seed=1941))
+    c.end_phase()  # the Italian Roadblock/Demolition window at the start of the Allied movement
+    c.reveal()
+    labels = [label for label, _ in c.decision_options()]
+    assert any(label.startswith("play Roadblock on ") for label in labels)
+    assert not any("roadblock." in label or "demolition." in label for label in labels)
+    targets = c.chit_targets()
+    assert H("0108") in targets  # the Roadblock's first road hex
+    assert any(o.kind == "chit-targets" and H("0108") in o.hexes for o in c.overlay_list())
+
+
+def test_autosave_takes_the_game_up_again_and_keeps_a_bad_file(scenario: Scenario, tmp_path: Path) -> None:
+    auto = tmp_path / "auto.json"
+    first = App(Game(scenario, seed=1941), autosave=auto, save_path=tmp_path / "g.json")
+    first.controller.end_phase()
+    assert auto.is_file()
+    again = App(Game(scenario, seed=5), autosave=auto, save_path=tmp_path / "g.json")
+    assert len(again.controller.game.log) == len(first.controller.game.log) == 1
+    assert again.controller.game.seed == 1941
+    assert again.controller.curtain is not None  # the hands stay hidden until the player asks
+    auto.write_text("{ not json")
+    third = App(Game(scenario, seed=5), autosave=auto, save_path=tmp_path / "g.json")
+    kept = list(tmp_path.glob("auto.unreadable-*.json"))
+    assert len(kept) == 1 and kept[0].read_text() == "{ not json"
+    assert "could not be read" in third.controller.feedback.text
+    assert len(third.controller.game.log) == 0
+
+
+def test_load_lists_the_saves_and_asks_before_replacing(scenario: Scenario, tmp_path: Path) -> None:
+    app = App(Game(scenario, seed=1941), save_path=tmp_path / "a.json")
+    app.save()
+    app.controller.end_phase()
+    assert [label for label, _ in app.save_list.options] == ["a.json"]
+    app.ask_load()
+    assert app.confirm.layout.display == "flex" and "Replace the game on the map" in app.confirm_text.value
+    assert len(app.controller.game.log) == 1  # nothing replaced yet
+    app.confirm_load(False)
+    assert len(app.controller.game.log) == 1
+    app.ask_load()
+    fb = app.confirm_load(True)
+    assert fb is not None and fb.text.startswith("Loaded") and len(app.controller.game.log) == 0
