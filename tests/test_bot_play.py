@@ -122,3 +122,26 @@ def test_the_heuristic_bot_opens_differently_from_seed_to_seed_and_alike_for_one
     assert _allied_after_first_movement(3) == openings[3]
     no_tie_break = [_allied_after_first_movement(seed, tie_break=0.0) for seed in range(3)]
     assert no_tie_break[0] == no_tie_break[1] == no_tie_break[2]  # what the balance runs used to sample
+
+
+@pytest.mark.parametrize(("target", "pushes"), [("0101", True), ("0302", False)])
+def test_11_8_the_heuristic_bot_pushes_for_a_town_and_not_for_open_ground(
+    tmp_path: Path, target: str, pushes: bool
+) -> None:
+    """After a 5 or 6 the defender stayed: the push (a step of ours for a new retreat result) is
+    worth paying where a retreat opens a town (Alpha, 15 VP), not in open ground."""
+    from cheren.rules.combat_actions import Attack, Push, StayAndLose
+    from tests.test_rules_combat import dice_for
+
+    two_step = [counter(u, "italian", letter="Z", faces=((2, 4), (1, 4))) for u in ("i", "j")]
+    s = board(tmp_path, ["....."] * 3, [allied("a", sp=12), allied("b", sp=12), *two_step])
+    free = [n for n in H(target).neighbours() if n in s.playable]
+    g = game(s, {"a": free[0].label, "b": free[1].label, "i": target, "j": target}, phase=Phase.COMBAT)
+    g.position.dice = dice_for(5)  # 24 vs 4, 5-1: die 5 gives 0/2r
+    g.apply(Attack(H(target), ("a", "b")))
+    while g.pending is not None and g.pending.kind in ("combat_loss", "combat_retreat"):
+        g.apply(StayAndLose() if StayAndLose() in g.legal_actions() else g.legal_actions()[0])
+    assert g.pending is not None and g.pending.kind == "combat_push"
+    choice = HeuristicBot(1).choose(SideSeat(g, Side.ALLIED))
+    assert choice.action == Push(pushes)
+    assert ("push for the town" in choice.reason) is pushes

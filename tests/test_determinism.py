@@ -38,9 +38,9 @@ PINNED: dict[tuple[str, str, int, int | None], tuple[int, str, str]] = {
     ("random", "random", 1941, None): (724, "16b35871d21e3e34", "269cfc6bf33b8b61"),
     ("random", "heuristic", 11, 4): (136, "0df6ced01141cb1f", "9aa0b1d41daf8d25"),
     ("heuristic", "random", 12, 4): (265, "c7940a5ff914fed0", "2b729c578930eac1"),
-    ("heuristic", "heuristic", 5, 3): (186, "c53c421a7d6371a3", "5bbb54a3f99c77b7"),
-    ("heuristic", "heuristic", 2024, 3): (207, "656f2d145009dd2b", "266b127d4da80674"),
-    ("heuristic", "heuristic", 7, None): (588, "f14ad9593849cbce", "3fcd5c5c90bdca7f"),
+    ("heuristic", "heuristic", 5, 3): (181, "e74354d18db6851c", "9985b2bb5e97b9d9"),
+    ("heuristic", "heuristic", 2024, 3): (203, "8c4a862093282a18", "fcf0ca59a937e614"),
+    ("heuristic", "heuristic", 7, None): (570, "96537e6f67014a31", "fe7ef98473e2274d"),
 }
 
 

@@ -262,7 +262,7 @@ def _continue(game: Game) -> None:
                 _ask(game, Decision(
                     "combat_push", cur.side, ("11.8",),
                     f"{where}: the die was {cur.die} and the defender stayed: push (lose a step; the defender "
-                    "must then retreat or lose another)?",
+                    "must then retreat or lose another)?", hex=cur.target,
                 ))
                 return
         elif stage == "push_loss":
