@@ -137,7 +137,7 @@ def chart_figure(c: VariantComparison) -> Any:
     fig = _figure(6.4, 3.6)
     ax = fig.add_subplot(1, 1, 1)
     data = [[r.allied_vp for r in s.results] for s in c.sets]
-    ax.boxplot(data, vert=False, showmeans=True)
+    ax.boxplot(data, orientation="horizontal", showmeans=True)
     ax.set_yticks(range(1, len(c.sets) + 1), [s.name for s in c.sets])
     ax.axvline(21, color="#7a6a4f", linestyle="--", linewidth=1)
     ax.set_xlabel("Allied VP at the end of turn 12 (21 = draw)")
