@@ -252,7 +252,8 @@ def test_the_app_analysis_panel_reports_shows_threats_and_fills_its_gauge() -> N
 @pytest.mark.parametrize("name", ["agordat", "cheren-first-assault", "asmara"])
 def test_supply_cuts_checks_only_nearby_units_and_finds_every_cut(name: str) -> None:
     """The threat map re-checks only the units whose line passes near the hex an enemy unit
-    moves to; a check of the whole side at every reachable hex finds the same cuts."""
+    moves to; a check of the whole side at every reachable hex finds the same cuts, and, asked
+    for every way (what a defender must close), the same enemy units and hexes for each."""
     from cheren.analysis.threats import enemy_reach, supply_cuts
     from cheren.positions import load_position
     from cheren.rules.supply import check_side
@@ -264,6 +265,7 @@ def test_supply_cuts_checks_only_nearby_units_and_finds_every_cut(name: str) -> 
         fast = {(c.unit, c.by, c.at) for c in supply_cuts(p, side)}
         supplied = {u for u, t in check_side(p, side).items() if t.supplied}
         slow: dict[str, tuple[str, str, object]] = {}
+        every: set[tuple[str, str, object]] = set()
         for by, hexes in sorted(enemy_reach(p, side.enemy).items()):
             for h in sorted(hexes):
                 if h == p.units[by].hex:
@@ -272,6 +274,10 @@ def test_supply_cuts_checks_only_nearby_units_and_finds_every_cut(name: str) -> 
                 trial.units[by].hex = h
                 after = check_side(trial, side)
                 for uid in sorted(supplied):
-                    if uid not in slow and not after[uid].supplied:
-                        slow[uid] = (uid, by, h)
+                    if not after[uid].supplied:
+                        slow.setdefault(uid, (uid, by, h))
+                        every.add((uid, by, h))
         assert {u for u, _, _ in fast} == set(slow)
+        assert {(c.unit, c.by, c.at) for c in supply_cuts(p, side, every=True)} == every
+        quiet = supply_cuts(p, side, explain=False)
+        assert {(c.unit, c.by, c.at) for c in quiet} == fast and all(c.reason == "" for c in quiet)

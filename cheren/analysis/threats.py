@@ -186,9 +186,19 @@ def _river_between(p: Position, a: Hex, b: Hex) -> bool:
     return Hexside.between(a, b) in p.scenario.river_sides
 
 
-def supply_cuts(position: Position, side: Side, reach: dict[str, frozenset[Hex]] | None = None) -> list[SupplyCut]:
+def supply_cuts(
+    position: Position,
+    side: Side,
+    reach: dict[str, frozenset[Hex]] | None = None,
+    *,
+    explain: bool = True,
+    every: bool = False,
+) -> list[SupplyCut]:
     """Each unit of ``side`` in supply now that one enemy unit, ending its next move in one hex,
-    would leave without supply at the side's next check, with the hex and the reason."""
+    would leave without supply at the side's next check, with the hex and the reason (left empty
+    when ``explain`` is false: a bot that only needs where the cuts are is spared the words,
+    which cost most of the search).  One cut per unit, the first found; ``every`` lists each
+    enemy unit and hex that would cut it (what a defender has to close)."""
     enemy = side.enemy
     reach = reach if reach is not None else enemy_reach(position, enemy)
     now = check_side(position, side)
@@ -210,10 +220,11 @@ def supply_cuts(position: Position, side: Side, reach: dict[str, frozenset[Hex]]
                 near_of.setdefault(x, set()).add(uid)
     near = set(near_of)
     out: dict[str, SupplyCut] = {}
+    found: list[SupplyCut] = []
     for by, hexes in sorted(reach.items()):
         start = position.units[by].hex
         for h in sorted(hexes & near):
-            affected = sorted(near_of[h] - set(out))
+            affected = sorted(near_of[h] if every else near_of[h] - set(out))
             if h == start or not affected:
                 continue
             trial = position.copy()
@@ -223,5 +234,7 @@ def supply_cuts(position: Position, side: Side, reach: dict[str, frozenset[Hex]]
             if not cut:
                 continue
             for uid in cut:
-                out[uid] = SupplyCut(uid, by, h, unit_supply(trial, uid, explain=True).explain())
-    return sorted(out.values(), key=lambda c: (c.at, c.unit))
+                reason = unit_supply(trial, uid, explain=True).explain() if explain else ""
+                out[uid] = SupplyCut(uid, by, h, reason)
+                found.append(out[uid])
+    return sorted(found if every else out.values(), key=lambda c: (c.at, c.unit, c.by))
