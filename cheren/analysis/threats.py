@@ -221,13 +221,13 @@ def supply_cuts(
     near = set(near_of)
     out: dict[str, SupplyCut] = {}
     found: list[SupplyCut] = []
+    trial = position.copy()  # one copy, its enemy unit moved hex to hex: copying for each was most of the time
     for by, hexes in sorted(reach.items()):
         start = position.units[by].hex
         for h in sorted(hexes & near):
             affected = sorted(near_of[h] if every else near_of[h] - set(out))
             if h == start or not affected:
                 continue
-            trial = position.copy()
             trial.units[by].hex = h
             trial_ctx = supply_context(trial, side)  # the quick check; the reasons only for a cut found
             cut = [uid for uid in affected if not unit_supply(trial, uid, context=trial_ctx, explain=False).supplied]
@@ -237,4 +237,5 @@ def supply_cuts(
                 reason = unit_supply(trial, uid, explain=True).explain() if explain else ""
                 out[uid] = SupplyCut(uid, by, h, reason)
                 found.append(out[uid])
+        trial.units[by].hex = start
     return sorted(found if every else out.values(), key=lambda c: (c.at, c.unit, c.by))
