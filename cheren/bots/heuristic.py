@@ -45,6 +45,7 @@ FIELD_DECAY = 0.75  # how fast a town's pull fades per hex of distance
 # random tie-break the bot made the same opening in every game, whatever the seed, so a batch of
 # games sampled one opening and any data change that altered it moved every game at once.
 TIE_BREAK = 0.02
+ATTACK_THRESHOLD = 0.25  # the least an attack must be worth (attack_value) for the bot to make it
 DEFENDED_TOWN = "defended"
 ATTACK_CHIT_EFFECTS = ("column_shift", "win_support")  # chits the attacker plays on its own attack
 
@@ -52,10 +53,11 @@ ATTACK_CHIT_EFFECTS = ("column_shift", "win_support")  # chits the attacker play
 class HeuristicBot:
     name = "heuristic"
 
-    def __init__(self, seed: int = 0, attack_threshold: float = 0.25, tie_break: float = TIE_BREAK) -> None:
+    def __init__(self, seed: int = 0, attack_threshold: float = ATTACK_THRESHOLD, tie_break: float = TIE_BREAK) -> None:
         self.rng = random.Random(seed)
         self.attack_threshold = attack_threshold
         self.tie_break = tie_break  # the largest random nudge to a move's score, from the seed
+        self.hold: frozenset[str] = frozenset()  # units it leaves where they stand (a planner's garrisons)
         self._plan: Attack | None = None  # the attack being assembled to carry a chit
 
     # -- the entry point ---------------------------------------------------------------------
@@ -238,7 +240,8 @@ class HeuristicBot:
     def _move(self, seat: SideSeat, actions: list[Action]) -> Choice:
         p = seat.position()
         side = seat.side
-        moves = [a for a in actions if isinstance(a, Move)]
+        hold = self.hold
+        moves = [a for a in actions if isinstance(a, Move) and a.unit not in hold]
         if not moves:
             return Choice(EndPhase(), "no unit may move")
         s = p.scenario
