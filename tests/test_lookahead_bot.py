@@ -109,27 +109,47 @@ def test_it_finds_the_supply_cut_the_heuristic_misses() -> None:
 
 
 def test_it_defends_against_a_supply_cut() -> None:
-    """The Allies to move: where the heuristic leaves 10 Ind where the Alpini can cut it off,
-    the look-ahead bot closes that way (15.0: a unit in the mountains can step down on a road)."""
-    def alpini_cut(p: Position) -> bool:
-        return any(c.unit == "ind_10" and c.by == "alpini_uork_amba" for c in supply_cuts(p, Side.ALLIED))
+    """The Allies to move: 10 Ind holds Arressa, where the Alpini can step down onto its track
+    (15.0), and 5 Ind stands behind it.  The heuristic bot marches 5 Ind up into a second line the
+    Alpini could cut; the look-ahead bot, charging each plan for the steps it leaves open to a
+    cut (the threat map), keeps 5 Ind's line safe and says so."""
+    def open_to_cut(p: Position) -> set[str]:
+        return {c.unit for c in supply_cuts(p, Side.ALLIED) if c.by == "alpini_uork_amba"}
 
-    start = arressa(Side.ALLIED, 6, {"comm_51": "1914", "col_5": "2205"})
-    assert alpini_cut(start)
+    start = arressa(Side.ALLIED, 6, {"ind_5": "2212"})
+    assert open_to_cut(start) == {"ind_10"}
     heuristic = Game(S, seed=4, position=start.copy())
     _movement(heuristic, Side.ALLIED, "heuristic")
-    assert alpini_cut(heuristic.position)
+    assert open_to_cut(heuristic.position) == {"ind_10", "ind_5"}
     lookahead = Game(S, seed=4, position=start.copy())
-    _movement(lookahead, Side.ALLIED, "lookahead:4")
-    assert not alpini_cut(lookahead.position)
+    bot = make_bot("lookahead", 1)
+    first = bot.choose(SideSeat(lookahead, Side.ALLIED))
+    assert "of our steps open to a supply cut" in first.reason
+    _movement(lookahead, Side.ALLIED, "lookahead")
+    assert open_to_cut(lookahead.position) == {"ind_10"}
 
 
-def test_it_explains_its_choice_with_the_plans_it_weighed() -> None:
+def test_it_explains_its_choice_with_the_plans_it_weighed_and_keeps_to_the_plan() -> None:
+    """The first move names every plan weighed with its figures; each later move gives its own
+    reason and the plan it belongs to; when the plan is made the phase ends (the heuristic bot
+    does not go on moving units the plan kept back)."""
     game = Game.from_position(cut_the_track(), seed=4)
     bot = LookaheadBot(1, budget=3)
-    choice = bot.choose(SideSeat(game, Side.ITALIAN))
+    said: list[tuple[str, str]] = []
+    while game.phase is Phase.MOVEMENT and game.phasing is Side.ITALIAN:
+        mover = bot if game.acting is Side.ITALIAN else make_bot("heuristic", 2)
+        choice = mover.choose(SideSeat(game, game.acting))
+        if game.acting is Side.ITALIAN:
+            said.append((choice.action.kind, choice.reason))
+        game.apply(choice.action)
     assert len(bot.last_candidates) == 3
-    assert "chose plan" in choice.reason and "weighed plan" in choice.reason and "Allied VP" in choice.reason
+    chosen = max(bot.last_candidates, key=lambda c: (c.value, -c.index))
+    (kind, first), *rest = said
+    assert kind == "move" and first.startswith("look-ahead over 3 movement plans: chose plan")
+    assert "weighed plan" in first and "Allied VP" in first and "This move: " in first
+    assert [k for k, _ in rest] == ["move"] * (chosen.moves - 1) + ["end_phase"]
+    assert all(f"of the look-ahead's plan {chosen.index + 1}" in why for _, why in rest[:-1])
+    assert rest[-1][1].endswith("is made")
 
 
 def test_analysis_plays_out_with_the_bot_and_budget_it_is_given(capsys: pytest.CaptureFixture[str]) -> None:
@@ -144,3 +164,36 @@ def test_analysis_plays_out_with_the_bot_and_budget_it_is_given(capsys: pytest.C
     assert main(["analyse", "massaua", "--games", "2", "--bot", "lookahead", "--budget", "2", "--quiet"]) == 0
     assert "lookahead (2 plans per Movement phase)" in capsys.readouterr().out
     assert main(["simulate", "--games", "1", "--allied", "lookahead", "--budget", "0", "--quiet"]) == 2
+
+
+def test_the_garrison_plan_keeps_a_unit_in_each_town_the_enemy_can_reach() -> None:
+    """10 Ind holds Arressa with the Alpini next door: the heuristic bot walks it out of the town,
+    the look-ahead bot weighs a plan that keeps it there (the Alpini would walk in, 2.1) and takes it."""
+    start = arressa(Side.ALLIED, 6, {"ind_5": "2212"})
+    heuristic = Game(S, seed=4, position=start.copy())
+    _movement(heuristic, Side.ALLIED, "heuristic")
+    assert heuristic.position.units["ind_10"].hex != start.units["ind_10"].hex
+    lookahead = Game(S, seed=4, position=start.copy())
+    reasons = _movement(lookahead, Side.ALLIED, "lookahead")
+    assert lookahead.position.units["ind_10"].hex == start.units["ind_10"].hex
+    bot = make_bot("lookahead", 1)
+    assert isinstance(bot, LookaheadBot)
+    bot.choose(SideSeat(Game(S, seed=4, position=start.copy()), Side.ALLIED))
+    labels = [c.label for c in bot.last_candidates]
+    assert "garrison the towns the enemy can reach (Arressa)" in labels, labels
+    assert reasons == []  # the plan chosen moves no unit, and nothing else moves either
+
+
+def test_a_held_unit_is_never_moved_by_the_heuristic_planner() -> None:
+    from cheren.bots import HeuristicBot
+
+    start = arressa(Side.ALLIED, 6, {"ind_5": "2212"})
+    for hold in (frozenset(), frozenset({"ind_10"})):
+        game = Game(S, seed=4, position=start.copy())
+        bot = HeuristicBot(1)
+        bot.hold = hold
+        while game.phase is Phase.MOVEMENT and game.phasing is Side.ALLIED:
+            mover = bot if game.acting is Side.ALLIED else make_bot("heuristic", 2)
+            game.apply(mover.choose(SideSeat(game, game.acting)).action)
+        stayed = game.position.units["ind_10"].hex == start.units["ind_10"].hex
+        assert stayed is bool(hold)

@@ -19,9 +19,9 @@ heuristic bot does.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from cheren.actions import Action
+from cheren.actions import Action, EndPhase, Move
 from cheren.bots.base import Choice
 from cheren.bots.heuristic import HeuristicBot
 from cheren.game import Game
@@ -30,8 +30,20 @@ from cheren.state import Position, chit_instances
 from cheren.views import SideSeat, chit_view
 
 DEFAULT_BUDGET = 8
-TIE_BREAKS = (0.0, 0.4, 0.8, 1.5, 2.5, 4.0)  # how far each candidate plan strays from the heuristic's
+VARIATIONS = (0.4, 0.8, 1.5, 2.5, 4.0)  # how far each varied plan strays from the heuristic's
+EXPOSURE = 0.3  # value lost per step of ours the enemy could cut off next turn
 PLAYOUT_LIMIT = 3000  # actions: a play-out that runs away is cut short
+
+
+@dataclass(frozen=True)
+class PlanSpec:
+    """How to make one plan: moves to open with, units to leave where they stand, and the
+    random nudge the heuristic planner gives its move scores for the rest."""
+
+    label: str
+    first: tuple[Action, ...] = ()
+    hold: frozenset[str] = frozenset()
+    tie_break: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -44,10 +56,27 @@ class Candidate:
     vp: int
     steps: int  # our steps left minus the enemy's, at the horizon
     marked: int  # our units carrying a Low/No supply marker at the horizon
+    label: str = ""
+    exposed: int = 0  # our steps the enemy could cut off next turn, where the plan leaves them
 
     def describe(self) -> str:
-        return (f"plan {self.index + 1}: {self.moves} moves, value {self.value:.1f} "
-                f"(Allied VP {self.vp}, steps {self.steps:+d}, {self.marked} of ours out of supply)")
+        what = f" ({self.label})" if self.label else ""
+        cut = f", {self.exposed} of our steps open to a supply cut" if self.exposed else ""
+        return (f"plan {self.index + 1}{what}: {_count(self.moves, 'move')}, value {self.value:.1f} "
+                f"(Allied VP {self.vp}, steps {self.steps:+d}, {self.marked} of ours out of supply{cut})")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+class _BeliefSeat(SideSeat):
+    """A seat in one of the bot's own play-outs.  The play-out's position is already the bot's
+    belief (:func:`determinise` dealt the hidden chits), so there is nothing left to hide, and
+    the copy a :class:`SideSeat` makes on every call is spared: the heuristic bots only read it."""
+
+    def position(self) -> Position:
+        return self.game.position
 
 
 def determinise(seat: SideSeat, rng: random.Random) -> Position:
@@ -110,9 +139,11 @@ class LookaheadBot:
         self.rng = random.Random(seed)
         self.budget = budget
         self.base = HeuristicBot(seed)
-        self._plan: list[Action] = []
+        self._plan: list[tuple[Action, str]] = []  # the chosen plan's moves, each with its reason
         self._plan_for: tuple[int, Side] | None = None
-        self._reason = ""
+        self._reason = ""  # what the search weighed and why it chose the plan
+        self._chosen = ""  # the chosen plan, in a few words
+        self._made = 0  # moves of the plan made so far
         self._after_move: Position | None = None
         self.last_candidates: list[Candidate] = []
 
@@ -123,74 +154,168 @@ class LookaheadBot:
             if self._plan_for != key:
                 self._plan_for = key
                 self._plan, self._reason = self._search(seat)
+                self._made = 0
             while self._plan:
-                action = self._plan.pop(0)
+                action, why = self._plan.pop(0)
                 if game.check(action).ok:
-                    return Choice(action, self._reason)
-            self._plan = []
+                    self._made += 1
+                    if self._made == 1:  # the first move of the plan says what was weighed
+                        return Choice(action, f"{self._reason}. This move: {why}")
+                    return Choice(action, f"{why} (move {self._made} of the look-ahead's {self._chosen})")
+            # The plan is made: the heuristic must not go on moving (it would undo a garrison).
+            end = EndPhase()
+            if game.check(end).ok:
+                if self._made == 0:
+                    return Choice(end, f"{self._reason}. It moves no unit")
+                return Choice(end, f"the look-ahead's {self._chosen} is made")
         return self.base.choose(seat)
 
     # -- the search --------------------------------------------------------------------------
-    def _search(self, seat: SideSeat) -> tuple[list[Action], str]:
+    def _plans(self, seat: SideSeat) -> list[PlanSpec]:
+        """The plans to weigh, at most ``budget`` of them: the heuristic's own; one that
+        garrisons our towns the enemy can reach; one that opens with a move cutting an enemy
+        supply line; then the heuristic's with ever larger random nudges to its move scores."""
+        names = seat.game.scenario.units
+        specs = [PlanSpec("the heuristic's plan")]
+        guard = self._guard_plan(seat)
+        if guard is not None:
+            specs.append(guard)
+        cut = self._cut_opening(seat)
+        if cut is not None:
+            specs.append(PlanSpec(f"open by cutting a supply line: {names[cut.unit].name} to {cut.to.label}",
+                                  first=(cut,)))
+        return specs[: self.budget]
+
+    def _variations(self, seat: SideSeat, heuristic: list[tuple[Action, str]], n: int) -> list[PlanSpec]:
+        """``n`` more plans, each the heuristic's own with one of its moves left out: the unit
+        it moved first stays where it is, then the second, and so on; when those run out, the
+        heuristic's with ever larger random nudges to its move scores."""
+        names = seat.game.scenario.units
+        movers = list(dict.fromkeys(a.unit for a, _ in heuristic if isinstance(a, Move)))
+        out = [PlanSpec(f"the heuristic's, but {names[u].name} stays", hold=frozenset({u})) for u in movers[:n]]
+        k = 0
+        while len(out) < n:
+            tie_break = VARIATIONS[k % len(VARIATIONS)]
+            out.append(PlanSpec(f"the heuristic's, varied (nudge {tie_break})", tie_break=tie_break))
+            k += 1
+        return out
+
+    def _search(self, seat: SideSeat) -> tuple[list[tuple[Action, str]], str]:
         start = determinise(seat, self.rng)
         dice_seed = self.rng.randrange(2**63)  # the same dice for every plan: they differ by the plan only
-        openings = self._cut_openings(seat)
-        candidates: list[tuple[Candidate, list[Action]]] = []
+        candidates: list[tuple[Candidate, list[tuple[Action, str]]]] = []
         left: dict[int, Position] = {}
-        for k in range(self.budget):
-            planner = HeuristicBot(self.rng.randrange(2**31), tie_break=TIE_BREAKS[k % len(TIE_BREAKS)])
-            # the first plans after the heuristic's own open with a move that cuts an enemy supply line
-            first = [openings[k - 1]] if 1 <= k <= len(openings) else []
+        specs = self._plans(seat)
+        k = 0
+        while k < len(specs):
+            spec = specs[k]
+            planner = HeuristicBot(self.rng.randrange(2**31), tie_break=spec.tie_break)
+            planner.hold = spec.hold
             self._after_move = start
-            moves, outcome = self._play_out(start, seat.side, planner, dice_seed, first)
+            moves, outcome = self._play_out(start, seat.side, planner, dice_seed, [(a, spec.label) for a in spec.first])
             left[k] = self._after_move
             value, vp, steps, marked = outcome
-            candidates.append((Candidate(k, len(moves), value, vp, steps, marked), moves))
-        # the two best: does our move leave a supply line the enemy can cut next turn? (12.0, 15.0)
-        candidates.sort(key=lambda c: (-c[0].value, c[0].index))
-        for i, (c, moves) in enumerate(candidates[:2]):
+            candidates.append((Candidate(k, len(moves), value, vp, steps, marked, spec.label), moves))
+            if k == 0:  # the heuristic's plan: the rest of the budget varies it
+                specs += self._variations(seat, moves, self.budget - len(specs))
+            k += 1
+        # Does a plan leave a supply line the enemy could cut next turn (12.0, 15.0)?  The heuristic
+        # enemy of the play-outs does not look for cuts, so each plan pays for the steps it leaves
+        # exposed.  A penalty only lowers a value: best first, a plan is checked only while it
+        # could still beat the best checked so far.
+        checked: set[int] = set()
+        while True:
+            candidates.sort(key=lambda c: (-c[0].value, c[0].index))
+            top = next((i for i, (c, _) in enumerate(candidates) if c.index not in checked), None)
+            if top is None or (top > 0 and candidates[0][0].index in checked
+                               and candidates[0][0].value >= candidates[top][0].value):
+                break
+            c, moves = candidates[top]
+            checked.add(c.index)
             exposed = self._exposure(left[c.index], seat.side)
             if exposed:
-                candidates[i] = (Candidate(c.index, c.moves, c.value - 0.3 * exposed, c.vp, c.steps, c.marked), moves)
-            else:
-                break  # the best plan leaves nothing to cut: no need to look at the next one
+                candidates[top] = (replace(c, value=c.value - EXPOSURE * exposed, exposed=exposed), moves)
         best, plan = max(candidates, key=lambda c: (c[0].value, -c[0].index))
         candidates.sort(key=lambda c: c[0].index)
         self.last_candidates = [c for c, _ in candidates]
         others = "; ".join(c.describe() for c, _ in candidates if c is not best)
-        reason = f"look-ahead over {self.budget} movement plans: chose {best.describe()}" + (
+        reason = f"look-ahead over {len(candidates)} movement plans: chose {best.describe()}" + (
             f"; weighed {others}" if others else "")
+        self._chosen = f"plan {best.index + 1}" + (f" ({best.label})" if best.label else "")
         return plan, reason
 
-    def _cut_openings(self, seat: SideSeat) -> list[Action]:
-        """Moves open now that would leave an enemy unit out of supply at its next check: the
-        supply-cut half of the threat map (cheren.analysis.threats), read from our side."""
-        from cheren.actions import Move
+    def _guard_plan(self, seat: SideSeat) -> PlanSpec | None:
+        """Our towns an enemy unit could enter next turn, most VP first: the weakest unit in each
+        one we hold stays there, and the weakest free unit that can reach each empty one (the
+        nearest of equals) steps in, so the strong go on with the heuristic's plan."""
+        from cheren.analysis.threats import enemy_reach
+
+        p = seat.position()
+        side = seat.side
+        s = p.scenario
+        reach = enemy_reach(p, side.enemy)
+        enemy_can = set().union(*reach.values()) if reach else set()
+        hold: set[str] = set()
+        fill: list[Move] = []
+        names: list[str] = []
+        legal = [a for a in seat.legal_actions() if isinstance(a, Move)]
+        for town in sorted(s.towns.values(), key=lambda t: (-t.vp, t.name)):
+            h = s.town_hex(town.name)
+            if p.controller(town.name) is not side:
+                continue
+            ours = [u for u in p.units_at(h) if p.units[u].side is side and all(f.unit != u for f in fill)]
+            if ours:
+                if enemy_can & set(s.adjacent.get(h, ())) and not any(u in hold for u in ours):
+                    hold.add(min(ours, key=lambda u: (p.strength(u), u)))
+                    names.append(town.name)
+            elif h in enemy_can:
+                movers = [m for m in legal if m.to == h and m.unit not in hold
+                          and all(m.unit != f.unit for f in fill)]
+                if movers:
+                    fill.append(min(movers, key=lambda m: (p.strength(m.unit), len(m.path), m.unit)))
+                    names.append(town.name)
+        if not names:
+            return None
+        return PlanSpec(f"garrison the towns the enemy can reach ({', '.join(names)})",
+                        first=tuple(fill), hold=frozenset(hold))
+
+    def _cut_opening(self, seat: SideSeat) -> Move | None:
+        """A move open now that would leave an enemy unit out of supply at its next check (the
+        supply-cut half of the threat map, cheren.analysis.threats, read from our side): the one
+        cutting off the most enemy steps."""
         from cheren.analysis.threats import supply_cuts
 
-        game = seat.game
+        p = seat.position()
         legal = {(a.unit, a.to): a for a in seat.legal_actions() if isinstance(a, Move)}
-        out: list[Action] = []
-        for cut in supply_cuts(seat.position(), seat.side.enemy):
-            move = legal.get((cut.by, cut.at))
-            if move is not None and move not in out and game.check(move).ok:
-                out.append(move)
-        return out[: max(self.budget - 1, 0)]
+        cut: dict[Move, int] = {}
+        for c in supply_cuts(p, seat.side.enemy, explain=False, every=True):
+            move = legal.get((c.by, c.at))
+            if move is not None:
+                cut[move] = cut.get(move, 0) + p.steps_left(c.unit)
+        best = sorted(cut, key=lambda m: (-cut[m], m.unit, m.to))
+        return next((m for m in best if seat.game.check(m).ok), None)
 
     def _play_out(
-        self, start: Position, side: Side, planner: HeuristicBot, dice_seed: int, first: list[Action] | None = None
-    ) -> tuple[list[Action], tuple[float, int, int, int]]:
+        self,
+        start: Position,
+        side: Side,
+        planner: HeuristicBot,
+        dice_seed: int,
+        first: list[tuple[Action, str]] | None = None,
+    ) -> tuple[list[tuple[Action, str]], tuple[float, int, int, int]]:
         """Play ``first``, then the planner's movement, then everything to the start of our next
-        Movement phase (both sides heuristic), and evaluate that position."""
+        Movement phase (both sides heuristic), and evaluate that position.  The plan's moves
+        come back with the reason for each."""
         game = Game.from_position(start, seed=dice_seed)  # it plays on a copy of its own
-        for action in first or ():
+        moves: list[tuple[Action, str]] = []
+        for action, why in first or ():
             while game.pending is not None and game.acting is not side:  # the enemy's chit window first
-                game.apply(HeuristicBot(dice_seed % 2**31).choose(SideSeat(game, game.acting)).action)
+                game.apply(HeuristicBot(dice_seed % 2**31).choose(_BeliefSeat(game, game.acting)).action)
             if game.check(action).ok:
                 game.apply(action)
+                moves.append((action, why))
         bots = {side: planner, side.enemy: HeuristicBot(dice_seed % 2**31)}
-        seats = {s: SideSeat(game, s) for s in Side}
-        moves: list[Action] = [a for a in (first or ()) if a in [e.action for e in game.log]]
+        seats = {s: _BeliefSeat(game, s) for s in Side}
         turn = game.turn
         n = 0
         lines = 0.0  # supply lines as our move leaves them: enemy steps cut off, less ours
@@ -198,15 +323,17 @@ class LookaheadBot:
         while not game.over and n < PLAYOUT_LIMIT:
             if moving and not (game.phase is Phase.MOVEMENT and game.phasing is side):
                 moving = False
+                planner.hold = frozenset()  # garrisons are held for the plan's Movement phase only
                 lines = _cut_steps(game.position, side.enemy) - _cut_steps(game.position, side)
                 self._after_move = game.position.copy()
             if game.phase is Phase.MOVEMENT and game.phasing is side and game.turn > turn and game.pending is None:
                 break  # our next Movement phase: the horizon
             acting = game.acting
-            action = bots[acting].choose(seats[acting]).action
+            choice = bots[acting].choose(seats[acting])
+            action = choice.action
             if (acting is side and game.phase is Phase.MOVEMENT and game.phasing is side and game.turn == turn
                     and game.pending is None and action.kind == "move"):
-                moves.append(action)
+                moves.append((action, choice.reason))
             game.apply(action)
             n += 1
         value, vp, steps, marked = evaluate(game.position, side)
@@ -217,5 +344,5 @@ class LookaheadBot:
         move leaves them (the threat map's supply cuts)."""
         from cheren.analysis.threats import supply_cuts
 
-        cut = {c.unit for c in supply_cuts(position, side)}
+        cut = {c.unit for c in supply_cuts(position, side, explain=False)}
         return sum(position.steps_left(u) for u in cut)
