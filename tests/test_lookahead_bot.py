@@ -146,7 +146,7 @@ def test_it_explains_its_choice_with_the_plans_it_weighed_and_keeps_to_the_plan(
     chosen = max(bot.last_candidates, key=lambda c: (c.value, -c.index))
     (kind, first), *rest = said
     assert kind == "move" and first.startswith("look-ahead over 3 movement plans: chose plan")
-    assert "weighed plan" in first and "Allied VP" in first and "This move: " in first
+    assert "\nalso weighed plan" in first and "Allied VP" in first and "\nthis move: " in first
     assert [k for k, _ in rest] == ["move"] * (chosen.moves - 1) + ["end_phase"]
     assert all(f"of the look-ahead's plan {chosen.index + 1}" in why for _, why in rest[:-1])
     assert rest[-1][1].endswith("is made")

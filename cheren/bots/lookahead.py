@@ -60,10 +60,16 @@ class Candidate:
     exposed: int = 0  # our steps the enemy could cut off next turn, where the plan leaves them
 
     def describe(self) -> str:
-        what = f" ({self.label})" if self.label else ""
+        """The plan and every figure its value comes from."""
         cut = f", {self.exposed} of our steps open to a supply cut" if self.exposed else ""
-        return (f"plan {self.index + 1}{what}: {_count(self.moves, 'move')}, value {self.value:.1f} "
-                f"(Allied VP {self.vp}, steps {self.steps:+d}, {self.marked} of ours out of supply{cut})")
+        return (f"{self.name()}: {_count(self.moves, 'move')}; value {self.value:.1f} from Allied VP {self.vp}, "
+                f"steps {self.steps:+d} against the enemy's, {self.marked} of ours out of supply{cut}")
+
+    def brief(self) -> str:
+        return f"{self.name()}: value {self.value:.1f}, Allied VP {self.vp}"
+
+    def name(self) -> str:
+        return f"plan {self.index + 1}" + (f" ({self.label})" if self.label else "")
 
 
 def _count(n: int, noun: str) -> str:
@@ -160,13 +166,13 @@ class LookaheadBot:
                 if game.check(action).ok:
                     self._made += 1
                     if self._made == 1:  # the first move of the plan says what was weighed
-                        return Choice(action, f"{self._reason}. This move: {why}")
+                        return Choice(action, f"{self._reason}\nthis move: {why}")
                     return Choice(action, f"{why} (move {self._made} of the look-ahead's {self._chosen})")
             # The plan is made: the heuristic must not go on moving (it would undo a garrison).
             end = EndPhase()
             if game.check(end).ok:
                 if self._made == 0:
-                    return Choice(end, f"{self._reason}. It moves no unit")
+                    return Choice(end, f"{self._reason}\nit moves no unit")
                 return Choice(end, f"the look-ahead's {self._chosen} is made")
         return self.base.choose(seat)
 
@@ -238,10 +244,10 @@ class LookaheadBot:
         best, plan = max(candidates, key=lambda c: (c[0].value, -c[0].index))
         candidates.sort(key=lambda c: c[0].index)
         self.last_candidates = [c for c, _ in candidates]
-        others = "; ".join(c.describe() for c, _ in candidates if c is not best)
+        others = "; ".join(c.brief() for c, _ in candidates if c is not best)
         reason = f"look-ahead over {len(candidates)} movement plans: chose {best.describe()}" + (
-            f"; weighed {others}" if others else "")
-        self._chosen = f"plan {best.index + 1}" + (f" ({best.label})" if best.label else "")
+            f"\nalso weighed {others}" if others else "")
+        self._chosen = best.name()
         return plan, reason
 
     def _guard_plan(self, seat: SideSeat) -> PlanSpec | None:

@@ -466,7 +466,8 @@ class App:
         rows = []
         for i, m in enumerate(c.bot_moves):
             on = ' class="on"' if c.bot_step == i else ""
-            why = f"<br><small>{panels.esc(m.reason)}</small>" if m.reason else ""
+            lines = panels.esc(m.reason).replace("\n", "<br>")  # the look-ahead bot's reasons come in lines
+            why = f"<br><small>{lines}</small>" if m.reason else ""
             rows.append(f"<li{on}>{panels.esc(m.text)}{why}</li>")
         empty = "<small>The bot has not moved since your last action.</small>" if c.bot is not None else (
             "<small>Hot-seat: no bot.</small>")
