@@ -193,6 +193,28 @@ def test_against_a_bot_there_is_no_curtain_and_its_moves_are_listed_with_reasons
     assert overlay.paths and moved[0].path[-1] in overlay.hexes
 
 
+def test_the_look_ahead_bot_shows_the_plans_it_weighed_in_the_bot_panel(scenario: Scenario) -> None:
+    """Its first move lists every plan weighed, line by line; the later ones name the plan."""
+    from cheren.bots import make_bot
+
+    app = App(Game(scenario, seed=1941))
+    c = app.controller
+    c.set_bot(make_bot("lookahead:3", 1), Side.ITALIAN)
+    for _ in range(60):
+        if c.game.phasing is Side.ITALIAN and c.game.phase is not Phase.MOVEMENT:
+            break
+        if c.game.pending is not None:
+            c.answer(0)
+        else:
+            c.end_phase()
+    moves = [m for m in c.bot_moves if m.path]
+    assert moves, "the Italian look-ahead bot moved units in its Movement phase"
+    first, *rest = moves
+    assert first.reason.startswith("look-ahead over 3 movement plans: chose plan")
+    assert "<br>also weighed plan" in app.bot_list.value and "<br>this move: " in app.bot_list.value
+    assert all("of the look-ahead's plan" in m.reason for m in rest)
+
+
 def test_escape_on_the_map_deselects(scenario: Scenario) -> None:
     app = App(Game(scenario, seed=1941))
     app.controller.select("tank_sqn")
