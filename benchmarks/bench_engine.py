@@ -232,7 +232,8 @@ def main() -> None:
     lookahead_games = median_seconds(
         lambda: [play_game(0, sd, *(("lookahead", "heuristic") if sd % 2 else ("heuristic", "lookahead")))
                  for sd in seeds], 1)
-    rows.append((f"{len(seeds)} look-ahead games (default budget; the other side heuristic)", lookahead_games,
+    games_label = f"{len(seeds)} look-ahead game{'s' if len(seeds) > 1 else ''}"
+    rows.append((f"{games_label} (default budget; the other side heuristic)", lookahead_games,
                  f"{lookahead_games / heuristic_games:.1f} x the same seeds heuristic-vs-heuristic"))
     played = random_game(3)
     text = dumps_game(played)
