@@ -381,8 +381,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim = sub.add_parser("simulate", help="play many bot-against-bot games and summarise them")
     sim.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     sim.add_argument("--seed", type=int, default=0, help="the run's seed: same seed, same games")
-    sim.add_argument("--allied", default="random", help="bot for the Allies")
-    sim.add_argument("--italian", default="random", help="bot for the Italians")
+    sim.add_argument("--allied", default="random",
+                     help="bot for the Allies: random (the default), heuristic, lookahead or lookahead:N")
+    sim.add_argument("--italian", default="random",
+                     help="bot for the Italians: random (the default), heuristic, lookahead or lookahead:N")
     sim.add_argument("--jobs", type=int, default=1, help="worker processes (default 1; with --dask local, its workers)")
     sim.add_argument("--dask", metavar="ADDRESS",
                      help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786), or on a new "
