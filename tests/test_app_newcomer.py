@@ -3,6 +3,7 @@ inspecting any stack, the phase hint, the attack panel, the air box, odds throug
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -166,6 +167,17 @@ def test_hot_seat_hides_the_game_between_the_players(scenario: Scenario) -> None
     assert "Roadblock" in app.chits.value or "Demolition" in app.chits.value
 
 
+def _play_on_until(c: Controller, done: Callable[[], bool], limit: int) -> None:
+    """As a player who takes the first answer to each decision and ends every phase, until done."""
+    for _ in range(limit):
+        if done():
+            return
+        if c.game.pending is not None:
+            c.answer(0)
+        else:
+            c.end_phase()
+
+
 def test_against_a_bot_there_is_no_curtain_and_its_moves_are_listed_with_reasons(scenario: Scenario) -> None:
     from cheren.bots import make_bot
 
@@ -179,13 +191,7 @@ def test_against_a_bot_there_is_no_curtain_and_its_moves_are_listed_with_reasons
     fb = c.step_bot(0)
     assert fb.text.startswith("Bot move 1/") and "Why:" in fb.text
     # its moves on the map: play to the Italian movement and look at the overlay
-    for _ in range(40):
-        if c.game.phasing is Side.ITALIAN or c.game.turn > 1:
-            break
-        if c.game.pending is not None:
-            c.answer(0)
-        else:
-            c.end_phase()
+    _play_on_until(c, lambda: c.game.phasing is Side.ITALIAN or c.game.turn > 1, 40)
     moved = [m for m in c.bot_moves if m.path]
     assert moved, "the Italian bot moved units in its Movement phase"
     c.step_bot(None)
@@ -200,13 +206,7 @@ def test_the_look_ahead_bot_shows_the_plans_it_weighed_in_the_bot_panel(scenario
     app = App(Game(scenario, seed=1941))
     c = app.controller
     c.set_bot(make_bot("lookahead:3", 1), Side.ITALIAN)
-    for _ in range(60):
-        if c.game.phasing is Side.ITALIAN and c.game.phase is not Phase.MOVEMENT:
-            break
-        if c.game.pending is not None:
-            c.answer(0)
-        else:
-            c.end_phase()
+    _play_on_until(c, lambda: c.game.phasing is Side.ITALIAN and c.game.phase is not Phase.MOVEMENT, 60)
     moves = [m for m in c.bot_moves if m.path]
     assert moves, "the Italian look-ahead bot moved units in its Movement phase"
     first, *rest = moves
