@@ -244,7 +244,7 @@ class LookaheadBot:
         best, plan = max(candidates, key=lambda c: (c[0].value, -c[0].index))
         candidates.sort(key=lambda c: c[0].index)
         self.last_candidates = [c for c, _ in candidates]
-        others = "; ".join(c.brief() for c, _ in candidates if c is not best)
+        others = "\n".join(c.brief() for c, _ in candidates if c is not best)
         reason = f"look-ahead over {len(candidates)} movement plans: chose {best.describe()}" + (
             f"\nalso weighed {others}" if others else "")
         self._chosen = best.name()
