@@ -26,19 +26,19 @@ from concurrent.futures import ProcessPoolExecutor
 import networkx as nx
 
 from cheren import load_scenario
-from cheren.actions import EndPhase, Move
-from cheren.bots import make_bot
-from cheren.dice import Dice
-from cheren.game import Game
-from cheren.game_saves import dumps_game, loads_game
+from cheren.engine.actions import EndPhase, Move
+from cheren.engine.dice import Dice
+from cheren.engine.game import Game
+from cheren.engine.position import Position
+from cheren.engine.rules import zoc
+from cheren.engine.rules.chits import PassChit
+from cheren.engine.rules.movement import move_graph, reachable
+from cheren.engine.rules.supply import check_side
 from cheren.hexes import Hex
-from cheren.rules import zoc
-from cheren.rules.chits import PassChit
-from cheren.rules.movement import move_graph, reachable
-from cheren.rules.supply import check_side
+from cheren.players.bots import make_bot
+from cheren.players.views import SideSeat
 from cheren.scenario import Phase, Scenario, Side
-from cheren.state import Position
-from cheren.views import SideSeat
+from cheren.study.game_saves import dumps_game, loads_game
 
 
 def median_seconds(fn: Callable[[], object], repeats: int) -> float:
@@ -117,10 +117,10 @@ def combat_what_if_rows(s: Scenario, repeats: int) -> list[tuple[str, float, str
     """Combat (11.0-11.8): one exact what-if on a typical attack (three brigades, a field
     regiment and the air unit against the Agordat stack in rough terrain) against the odds
     computation alone, which every what-if starts with."""
-    from cheren.analysis.combat import proposed, what_if
-    from cheren.rules.combat_eligibility import air_unit
-    from cheren.rules.combat_odds import compute_odds
-    from cheren.state import Status
+    from cheren.engine.combat_whatif import proposed, what_if
+    from cheren.engine.position import Status
+    from cheren.engine.rules.combat_eligibility import air_unit
+    from cheren.engine.rules.combat_odds import compute_odds
 
     p = Game(s, seed=1).position.copy()
     p.set_turn(3, Side.ALLIED, Phase.COMBAT)
@@ -219,7 +219,7 @@ def main() -> None:
     full = median_seconds(lambda: random_game(3), game_repeats)
     rows.append(("a full random-vs-random game through the gate", full,
                  f"{full / base_one:.0f} x one networkx reach"))
-    from cheren.simulate import play_game
+    from cheren.players.simulate import play_game
 
     heuristic = median_seconds(lambda: play_game(0, 3, "heuristic", "heuristic"), game_repeats)
     rows.append(("a full heuristic-vs-heuristic game (the bots choose every action)", heuristic,
@@ -241,9 +241,9 @@ def main() -> None:
     rows.append((f"save a finished game ({len(played.log)} actions)", t, f"{t / base_one:.1f} x one networkx reach"))
     t = median_seconds(lambda: loads_game(text, s), game_repeats)
     rows.append(("load it again (replays every action through the gate)", t, f"{t / full:.2f} x the game itself"))
-    from cheren.analysis.report import analyse
-    from cheren.positions import load_position
-    from cheren.setup import initial_position
+    from cheren.engine.opening import initial_position
+    from cheren.files import load_position
+    from cheren.study.analysis.report import analyse
 
     opening = initial_position(s, seed=1941)
     t = median_seconds(lambda: analyse(opening), repeats)

@@ -15,16 +15,16 @@ from collections.abc import Callable
 from typing import Any
 
 from cheren import load_scenario
-from cheren.game import Game
-from cheren.game_saves import dumps_game, loads_game
+from cheren.engine.game import Game
+from cheren.engine.rules.combat_actions import Commit, Uncommit
+from cheren.files import load_position
 from cheren.hexes import Hex
-from cheren.positions import load_position
-from cheren.rules.combat_actions import Commit, Uncommit
+from cheren.study.game_saves import dumps_game, loads_game
 
 
 def long_game(actions: int) -> Game:
     s = load_scenario()
-    game = Game.from_position(load_position("cheren-first-assault", s), s)
+    game = Game.from_position(load_position("cheren-first-assault", s))
     gorge = Hex.from_label("2106")
     for _ in range(actions // 2):
         game.apply(Commit("ind_11", gorge), history=False)

@@ -20,10 +20,10 @@ from collections.abc import Callable
 from typing import Any
 
 from cheren import load_scenario
-from cheren.game import Game
+from cheren.app.controller import Controller
+from cheren.engine.game import Game
 from cheren.render.scene import build_scene
 from cheren.render.svg import scene_to_svg
-from cheren.ui.controller import Controller
 
 
 def median_seconds(fn: Callable[[], object], repeats: int, setup: Callable[[], object] | None = None) -> float:

@@ -4,9 +4,9 @@ The rules are code; the map, counters, terrain key, combat table and chits are d
 ``scenarios/`` (a documented reconstruction: the printed components are lost).
 """
 
+from cheren.engine.position import Position, Status, Supply
 from cheren.hexes import Hex, Hexside, Layout
 from cheren.scenario import Phase, Scenario, ScenarioError, Side, load_scenario
-from cheren.state import Position, Status, Supply
 
 __version__ = "0.1.0"
 

@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from cheren.game import Game
+from cheren.engine.game import Game
+from cheren.engine.position import Position, Supply
 from cheren.hexes import Hex
 from cheren.scenario import Phase, Scenario, Side
-from cheren.state import Position, Supply
 from tests.scenario_factory import counter, mini_scenario, town
 
 H = Hex.from_label

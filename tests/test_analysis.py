@@ -11,19 +11,19 @@ from pathlib import Path
 import pytest
 
 from cheren import load_scenario
-from cheren.actions import EndPhase, Move, Retreat
-from cheren.analysis.evaluate import compare, evaluate, wilson
-from cheren.analysis.report import analyse
-from cheren.analysis.threats import threats
-from cheren.cli import main
-from cheren.game import Game
-from cheren.positions import load_position
-from cheren.rules.combat_actions import Attack, NoAdvance, Push, StayAndLose
-from cheren.rules.combat_odds import compute_odds
-from cheren.rules.supply import check_side
+from cheren.cli.main import main
+from cheren.engine.actions import EndPhase, Move, Retreat
+from cheren.engine.game import Game
+from cheren.engine.opening import initial_position
+from cheren.engine.position import Status
+from cheren.engine.rules.combat_actions import Attack, NoAdvance, Push, StayAndLose
+from cheren.engine.rules.combat_odds import compute_odds
+from cheren.engine.rules.supply import check_side
+from cheren.engine.threats import threats
+from cheren.files import load_position
 from cheren.scenario import Phase, Side
-from cheren.setup import initial_position
-from cheren.state import Status
+from cheren.study.analysis.evaluate import compare, evaluate, wilson
+from cheren.study.analysis.report import analyse
 from tests.boards import H, allied, board, italian, position
 
 SCENARIO = load_scenario()
@@ -102,7 +102,7 @@ def test_the_engine_is_the_only_source_of_odds_frequencies_through_the_gate_matc
     n = 300
     vacated = 0
     for seed in range(n):
-        g = Game.from_position(p, SCENARIO, seed=seed)
+        g = Game.from_position(p, seed=seed)
         g.apply(Attack(a.target, a.attackers, a.air))
         while g.pending is not None:  # the report assumes: retreat when possible, no push
             acts = g.legal_actions()
@@ -137,7 +137,7 @@ def test_evaluate_is_reproducible_and_its_levels_add_up() -> None:
 def test_play_outs_do_not_know_the_hidden_chits() -> None:
     import random
 
-    from cheren.simulate import redeal_hidden
+    from cheren.players.simulate import redeal_hidden
 
     p = load_position("agordat", SCENARIO)
     before = {side: list(p.chits.hands[side]) for side in Side}
@@ -169,10 +169,10 @@ def test_compare_candidates_on_the_same_seeds() -> None:
 
 # -- charts, the HTML page and the command line -------------------------------------------------------
 def test_charts_and_the_report_page() -> None:
-    from cheren.analysis.charts import candidates_chart, to_png, to_svg, vp_histogram, vp_over_turns
-    from cheren.analysis.evaluate import Comparison
-    from cheren.analysis.html import report_page
-    from cheren.analysis.overlays import threat_overlays
+    from cheren.render.report_html import report_page
+    from cheren.study.analysis.charts import candidates_chart, to_png, to_svg, vp_histogram, vp_over_turns
+    from cheren.study.analysis.evaluate import Comparison
+    from cheren.study.overlays import threat_overlays
 
     p = load_position("asmara", SCENARIO)
     ev = evaluate(p, 4, allied="random", italian="random", seed=1)
@@ -228,10 +228,10 @@ def test_analysis_never_changes_the_position() -> None:
 
 
 def test_the_app_analysis_panel_reports_shows_threats_and_fills_its_gauge() -> None:
-    from cheren.ui import App
-    from cheren.ui.analysis_panel import gauge_html
+    from cheren.app import App
+    from cheren.app.analysis_panel import gauge_html
 
-    app = App(Game.from_position("cheren-first-assault", SCENARIO))
+    app = App(Game.from_position(load_position("cheren-first-assault", SCENARIO)))
     panel = app.analysis
     panel.analyse()
     assert "2106 (Col 41, Col 2)" in panel.output.value and "<table>" in panel.output.value
@@ -254,9 +254,9 @@ def test_supply_cuts_checks_only_nearby_units_and_finds_every_cut(name: str) -> 
     """The threat map re-checks only the units whose line passes near the hex an enemy unit
     moves to; a check of the whole side at every reachable hex finds the same cuts, and, asked
     for every way (what a defender must close), the same enemy units and hexes for each."""
-    from cheren.analysis.threats import enemy_reach, supply_cuts
-    from cheren.positions import load_position
-    from cheren.rules.supply import check_side
+    from cheren.engine.rules.supply import check_side
+    from cheren.engine.threats import enemy_reach, supply_cuts
+    from cheren.files import load_position
     from cheren.scenario import Side, load_scenario
 
     s = load_scenario()

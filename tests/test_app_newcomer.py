@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from cheren.game import Game
+from cheren.app.app import App
+from cheren.app.controller import Controller
+from cheren.engine.game import Game
+from cheren.engine.rules.chits import PassChit
 from cheren.hexes import Hex
-from cheren.rules.chits import PassChit
 from cheren.scenario import Phase, Scenario, Side, load_scenario
-from cheren.ui.app import App
-from cheren.ui.controller import Controller
 
 H = Hex.from_label
 
@@ -68,7 +68,7 @@ def test_clicking_an_enemy_stack_shows_its_counters_supply_and_next_reach(scenar
     ],
 )
 def test_the_hint_line_says_what_to_do_in_each_phase(scenario: Scenario, phase: Phase, words: str) -> None:
-    from cheren.setup import initial_position
+    from cheren.engine.opening import initial_position
 
     p = initial_position(scenario, seed=3)
     p.set_turn(2, "allied", phase.value)
@@ -86,7 +86,7 @@ def test_in_the_reinforcement_phase_a_click_on_a_unit_says_what_to_do(scenario: 
 
 
 def _combat(scenario: Scenario, turn: int = 1) -> Controller:
-    from cheren.setup import initial_position
+    from cheren.engine.opening import initial_position
 
     # the opening, with 5 Ind moved next to the Sabderat battalion, in the Allied Combat phase
     p = initial_position(scenario, seed=1941)
@@ -135,8 +135,8 @@ def test_after_roll_the_odds_stay_visible_through_the_chit_window_with_the_chits
 
 
 def test_the_log_names_counters_and_a_bots_reply_is_listed_once(scenario: Scenario) -> None:
-    from cheren.bots import make_bot
-    from cheren.ui import panels
+    from cheren.app import panels
+    from cheren.players.bots import make_bot
 
     c = Controller(Game(scenario, seed=1941))
     c.set_bot(make_bot("heuristic", 1), Side.ITALIAN)
@@ -179,7 +179,7 @@ def _play_on_until(c: Controller, done: Callable[[], bool], limit: int) -> None:
 
 
 def test_against_a_bot_there_is_no_curtain_and_its_moves_are_listed_with_reasons(scenario: Scenario) -> None:
-    from cheren.bots import make_bot
+    from cheren.players.bots import make_bot
 
     app = App(Game(scenario, seed=1941))
     c = app.controller
@@ -201,7 +201,7 @@ def test_against_a_bot_there_is_no_curtain_and_its_moves_are_listed_with_reasons
 
 def test_the_look_ahead_bot_shows_the_plans_it_weighed_in_the_bot_panel(scenario: Scenario) -> None:
     """Its first move lists every plan weighed, line by line; the later ones name the plan."""
-    from cheren.bots import make_bot
+    from cheren.players.bots import make_bot
 
     app = App(Game(scenario, seed=1941))
     c = app.controller

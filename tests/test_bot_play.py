@@ -11,18 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from cheren.actions import EndPhase, Move
-from cheren.bots import HeuristicBot
-from cheren.cli import main
-from cheren.game import Game
-from cheren.rules.chits import PlayChit
-from cheren.rules.stacking import overstacked
-from cheren.rules.supply import supplied_hexes
+from cheren.cli.main import main
+from cheren.engine.actions import EndPhase, Move
+from cheren.engine.game import Game
+from cheren.engine.position import Supply
+from cheren.engine.rules.chits import PlayChit
+from cheren.engine.rules.stacking import overstacked
+from cheren.engine.rules.supply import supplied_hexes
+from cheren.players.bots import HeuristicBot
+from cheren.players.views import SideSeat
 from cheren.scenario import Phase, Side, load_scenario
+from cheren.scenario.sequence import Moment
 from cheren.scenario.setup_checks import setup_problems
-from cheren.sequence import Moment
-from cheren.state import Supply
-from cheren.views import SideSeat
 from tests.boards import H, allied, board, game, italian
 from tests.scenario_factory import counter, mini_scenario, write_scenario
 
@@ -130,7 +130,7 @@ def test_11_8_the_heuristic_bot_pushes_for_a_town_and_not_for_open_ground(
 ) -> None:
     """After a 5 or 6 the defender stayed: the push (a step of ours for a new retreat result) is
     worth paying where a retreat opens a town (Alpha, 15 VP), not in open ground."""
-    from cheren.rules.combat_actions import Attack, Push, StayAndLose
+    from cheren.engine.rules.combat_actions import Attack, Push, StayAndLose
     from tests.test_rules_combat import dice_for
 
     two_step = [counter(u, "italian", letter="Z", faces=((2, 4), (1, 4))) for u in ("i", "j")]

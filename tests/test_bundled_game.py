@@ -6,11 +6,11 @@ import random
 from pathlib import Path
 
 from cheren import load_scenario
-from cheren.actions import EndPhase
-from cheren.game import Game
-from cheren.game_saves import load_game, save_game
-from cheren.rules.stacking import overstacked
+from cheren.engine.actions import EndPhase
+from cheren.engine.game import Game
+from cheren.engine.rules.stacking import overstacked
 from cheren.scenario import Phase
+from cheren.study.game_saves import load_game, save_game
 
 
 def test_a_whole_game_on_the_bundled_map_can_be_played_saved_loaded_and_replayed(tmp_path: Path) -> None:

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from cheren.cli import main
-from cheren.saves import save_position
+from cheren.cli.main import main
+from cheren.engine.opening import initial_position
+from cheren.files.position_saves import save_position
 from cheren.scenario import load_scenario
-from cheren.setup import initial_position
 
 
 def test_validate_bundled_scenario_passes(capsys: pytest.CaptureFixture[str]) -> None:

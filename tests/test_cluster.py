@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from distributed import Client, LocalCluster
 
-from cheren.cli import main
-from cheren.simulate import read_results, simulate
+from cheren.cli.main import main
+from cheren.players.simulate import read_results, simulate
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +44,7 @@ def test_cheren_simulate_runs_on_a_dask_scheduler(cluster: LocalCluster, tmp_pat
 
 
 def test_an_unreachable_scheduler_is_a_clear_error() -> None:
-    from cheren.cluster import ClusterError, dask_executor
+    from cheren.players.cluster import ClusterError, dask_executor
 
     with (
         pytest.raises(ClusterError, match=re.escape("cannot reach the Dask scheduler at tcp://127.0.0.1:9")),

@@ -1,4 +1,4 @@
-"""The combat what-if (cheren.analysis.combat): odds with reasons, exact outcome distributions,
+"""The combat what-if (cheren.engine.combat_whatif): odds with reasons, exact outcome distributions,
 comparisons, and a check that the exact distribution is what the engine actually does."""
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cheren.actions import Action, RemoveStep, Retreat
-from cheren.analysis.combat import Choices, Outcome, compare, proposed, what_if
-from cheren.dice import Dice
-from cheren.game import Game
+from cheren.engine.actions import Action, RemoveStep, Retreat
+from cheren.engine.combat_whatif import Choices, Outcome, compare, proposed, what_if
+from cheren.engine.dice import Dice
+from cheren.engine.game import Game
+from cheren.engine.position import Position, Status
+from cheren.engine.rules.combat import Attack, NoAdvance, Push, StayAndLose
 from cheren.hexes import Hex
-from cheren.rules.combat import Attack, NoAdvance, Push, StayAndLose
 from cheren.scenario import Phase, Scenario
-from cheren.state import Position, Status
 from tests.boards import H, allied, italian, position
 from tests.scenario_factory import counter
 from tests.test_rules_combat import COVER, air, brigade, make, two_step
@@ -239,11 +239,11 @@ def test_11_5_the_exact_distribution_matches_seeded_resolutions(
 
 
 def test_5_1_the_what_if_shows_what_a_held_chit_would_do(tmp_path: Path) -> None:
-    from cheren.actions import EndPhase
-    from cheren.game import Game
-    from cheren.rules.chits import PlayChit
-    from cheren.rules.combat_actions import Commit
-    from cheren.rules.combat_resolution import odds_for
+    from cheren.engine.actions import EndPhase
+    from cheren.engine.game import Game
+    from cheren.engine.rules.chits import PlayChit
+    from cheren.engine.rules.combat_actions import Commit
+    from cheren.engine.rules.combat_resolution import odds_for
     from cheren.scenario import Phase, Side
     from tests.boards import allied, board, italian, position
     from tests.scenario_factory import DEFAULT_CHITS

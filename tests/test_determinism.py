@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from cheren.bots import make_bot
-from cheren.game import Game
+from cheren.engine.game import Game
+from cheren.engine.position import Position
+from cheren.players.bots import make_bot
+from cheren.players.views import SideSeat
 from cheren.scenario import Side, load_scenario
-from cheren.state import Position
-from cheren.views import SideSeat
 
 # (allied bot, italian bot, seed, last turn played or None for the whole game)
 GAMES: list[tuple[str, str, int, int | None]] = [
@@ -77,7 +77,7 @@ def digest(data: Any) -> str:
 
 
 def play(allied: str, italian: str, seed: int, last_turn: int | None) -> Game:
-    """The bot loop of :func:`cheren.simulate.play_game`, stopped after ``last_turn``."""
+    """The bot loop of :func:`cheren.players.simulate.play_game`, stopped after ``last_turn``."""
     game = Game(load_scenario(), seed=seed)
     bots = {Side.ALLIED: make_bot(allied, seed * 2 + 1), Side.ITALIAN: make_bot(italian, seed * 2 + 2)}
     seats = {side: SideSeat(game, side) for side in Side}

@@ -1,4 +1,4 @@
-"""Seeded dice (cheren.dice): reproducible, resumable from their state, fair."""
+"""Seeded dice (cheren.engine.dice): reproducible, resumable from their state, fair."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cheren.dice import Dice
+from cheren.engine.dice import Dice
 
 seeds = st.integers(0, 2**64 - 1)
 

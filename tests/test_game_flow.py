@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from cheren.actions import ChooseArrival, EndPhase, Move, Place, RemoveStep, Replace, Retreat
-from cheren.game import Game, IllegalAction
+from cheren.engine.actions import ChooseArrival, EndPhase, Move, Place, RemoveStep, Replace, Retreat
+from cheren.engine.game import Game, IllegalAction
+from cheren.engine.position import Status, Supply
 from cheren.scenario import Phase, Side
-from cheren.sequence import PLAYER_TURN, Moment, all_moments, next_moment
-from cheren.state import Status, Supply
+from cheren.scenario.sequence import PLAYER_TURN, Moment, all_moments, next_moment
 from tests.boards import H, allied, board, game, italian, position
 from tests.scenario_factory import DEFAULT_UNIT_TYPES, counter, town
 

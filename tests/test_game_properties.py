@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cheren.actions import EndPhase, Replace
-from cheren.game import Game
-from cheren.game_saves import dumps_game, loads_game
-from cheren.rules.stacking import overstacked
+from cheren.engine.actions import EndPhase, Replace
+from cheren.engine.game import Game
+from cheren.engine.position import Status
+from cheren.engine.rules.stacking import overstacked
 from cheren.scenario import Phase, Scenario
-from cheren.state import Status
+from cheren.study.game_saves import dumps_game, loads_game
 from tests.boards import allied, italian, position
 from tests.scenario_factory import counter, mini_scenario, town
 
@@ -101,7 +101,7 @@ def test_a_whole_game_can_be_played_through_the_gate_and_saved(scenario: Scenari
     while not g.over:
         random_play(g, rng, 1)
     assert g.turn == 12 and "game over" in g.status()
-    from cheren.game_saves import load_game, save_game
+    from cheren.study.game_saves import load_game, save_game
 
     save_game(g, tmp_path / "game.json")
     again = load_game(tmp_path / "game.json", scenario)
@@ -111,7 +111,7 @@ def test_a_whole_game_can_be_played_through_the_gate_and_saved(scenario: Scenari
 @settings(max_examples=5, deadline=None)
 @given(seed=st.integers(min_value=0, max_value=10_000))
 def test_the_reach_cache_never_changes_the_game(scenario: Scenario, seed: int) -> None:
-    from cheren.rules.movement import reachable
+    from cheren.engine.rules.movement import reachable
 
     cached = opening(scenario, seed)
     fresh = opening(scenario, seed)

@@ -10,14 +10,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cheren import load_scenario
-from cheren.actions import ACTION_TYPES, Action
-from cheren.bots import make_bot
-from cheren.flow import IllegalAction
-from cheren.game import Game
-from cheren.game_saves import dumps_game
+from cheren.engine.actions import ACTION_TYPES, Action
+from cheren.engine.game import Game
+from cheren.engine.registry import IllegalAction
 from cheren.hexes import Hex
+from cheren.players.bots import make_bot
+from cheren.players.views import SideSeat
 from cheren.scenario import Side
-from cheren.views import SideSeat
+from cheren.study.game_saves import dumps_game
 
 SCENARIO = load_scenario()
 UNITS = sorted(SCENARIO.units)
@@ -90,7 +90,7 @@ def test_the_gate_refuses_anything_and_changes_nothing(seed: int, steps: int, ac
 
 
 def test_a_malformed_action_is_refused_with_the_field_at_fault() -> None:
-    from cheren.actions import Move
+    from cheren.engine.actions import Move
 
     game = game_at(1, 7)
     refusal = game.check(Move(["ind_5"], (Hex(1, 1),))).refusal  # type: ignore[arg-type]

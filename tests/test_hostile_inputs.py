@@ -20,13 +20,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cheren import load_scenario
-from cheren.cli import main
-from cheren.game import Game
-from cheren.game_saves import dumps_game, loads_game, save_game
-from cheren.saves import SaveError, dumps, loads, read_position_save
+from cheren.cli.main import main
+from cheren.engine.game import Game
+from cheren.engine.opening import initial_position
+from cheren.files.position_saves import SaveError, dumps, loads, read_position_save
 from cheren.scenario import ScenarioError
 from cheren.scenario.loader import bundled_scenario_dir
-from cheren.setup import initial_position
+from cheren.study.game_saves import dumps_game, loads_game, save_game
 
 SCENARIO = load_scenario()
 BUNDLED = bundled_scenario_dir()
@@ -202,9 +202,9 @@ def test_a_save_must_be_a_regular_file(tmp_path: Path) -> None:
 
 
 def test_every_position_of_real_play_saves_and_loads() -> None:
-    from cheren.bots import make_bot
+    from cheren.players.bots import make_bot
+    from cheren.players.views import SideSeat
     from cheren.scenario import Side
-    from cheren.views import SideSeat
 
     for seed in (1, 2):
         g = Game(SCENARIO, seed=seed)
@@ -310,7 +310,7 @@ def test_outputs_are_checked_first_atomic_and_never_overwritten_unless_forced(
 
 
 def test_results_csv_cells_are_neutralised_against_formulas(tmp_path: Path) -> None:
-    from cheren.simulate import GameResult, results_csv
+    from cheren.players.simulate import GameResult, results_csv
 
     row = GameResult(0, 1, "=cmd|'/c calc'!A1", "+1", 3, "-2", "@x", 0, 0, 1)
     text = results_csv([row])
@@ -319,7 +319,7 @@ def test_results_csv_cells_are_neutralised_against_formulas(tmp_path: Path) -> N
 
 def crash_on_seed(seed: int) -> Any:
     """A bot that makes its worker process die in the game with this seed."""
-    from cheren.bots.random_bot import RandomBot
+    from cheren.players.bots.random_bot import RandomBot
 
     class Crash(RandomBot):
         def choose(self, seat: Any) -> Any:
@@ -331,8 +331,8 @@ def crash_on_seed(seed: int) -> Any:
 
 
 def test_a_crashed_worker_costs_one_game_reported_as_failed() -> None:
-    from cheren.bots import BOTS
-    from cheren.simulate import FailedGame, game_seeds, simulate
+    from cheren.players.bots import BOTS
+    from cheren.players.simulate import FailedGame, game_seeds, simulate
 
     seeds = game_seeds(9, 6)
     BOTS["crash-test"] = crash_on_seed(seeds[2])
@@ -350,7 +350,7 @@ def test_ctrl_c_keeps_the_finished_games_and_resume_finishes_the_run(tmp_path: P
     cmd = [
         sys.executable,
         "-m",
-        "cheren.cli",
+        "cheren.cli.main",
         "simulate",
         "--games",
         "120",
@@ -372,24 +372,24 @@ def test_ctrl_c_keeps_the_finished_games_and_resume_finishes_the_run(tmp_path: P
     data = json.loads(out.read_text())
     done = len(data["games"])
     assert data["run"]["partial"] is True and 0 <= done < 120, err
-    leftover = subprocess.run(["pgrep", "-f", "cheren.cli simulate --games 120"], capture_output=True, text=True)
+    leftover = subprocess.run(["pgrep", "-f", "cheren.cli.main simulate --games 120"], capture_output=True, text=True)
     assert not leftover.stdout.strip(), "no worker outlives the run"
     # resume: only the missing games are played, into the same file
     assert main(["simulate", "--resume", str(out), "--jobs", "2", "--quiet"]) == 0
     data = json.loads(out.read_text())
     assert data["run"]["partial"] is False and [g["index"] for g in data["games"]] == list(range(120))
-    from cheren.simulate import simulate
+    from cheren.players.simulate import simulate
 
     assert [g["allied_vp"] for g in data["games"]][:5] == [r.allied_vp for r in simulate(5, 3)]
 
 
 def test_loading_a_long_save_keeps_the_last_undo_steps_and_no_more(tmp_path: Path) -> None:
-    from cheren.game_saves import UNDO_AFTER_LOAD, load_game
+    from cheren.engine.rules.combat_actions import Commit, Uncommit
+    from cheren.files import load_position
     from cheren.hexes import Hex
-    from cheren.positions import load_position
-    from cheren.rules.combat_actions import Commit, Uncommit
+    from cheren.study.game_saves import UNDO_AFTER_LOAD, load_game
 
-    g = Game.from_position(load_position("cheren-first-assault", SCENARIO), SCENARIO)
+    g = Game.from_position(load_position("cheren-first-assault", SCENARIO))
     for _ in range(UNDO_AFTER_LOAD):
         g.apply(Commit("ind_11", Hex.from_label("2106")))
         g.apply(Uncommit("ind_11", Hex.from_label("2106")))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from cheren.interpretations import INTERPRETATIONS, as_markdown
+from cheren.engine.interpretations import INTERPRETATIONS, as_markdown
 
 TESTS = Path(__file__).parent
 

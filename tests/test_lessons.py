@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from cheren.cli import main
+from cheren.cli.main import main
+from cheren.engine.rule_summaries import RULES, summary, tooltip
+from cheren.files import position_problems
 from cheren.hexes import Hex
-from cheren.lessons import ExerciseRun, LessonError, course, load_lesson, parse_lesson_text, start_position
-from cheren.lessons.check import check_lesson
-from cheren.lessons.model import Exercise
-from cheren.lessons.progress import Progress, ProgressError, load_progress
-from cheren.positions import position_problems
-from cheren.rules_reference import RULES, summary, tooltip
 from cheren.scenario import Side, load_scenario
+from cheren.study.lessons import ExerciseRun, LessonError, course, load_lesson, parse_lesson_text, start_position
+from cheren.study.lessons.check import check_lesson
+from cheren.study.lessons.model import Exercise
+from cheren.study.lessons.stars import Progress, ProgressError, load_progress
 
 SCENARIO = load_scenario()
 COURSE = course(SCENARIO)
@@ -46,7 +46,7 @@ def test_every_lesson_has_an_exercise_where_the_learner_provokes_a_refusal() -> 
 
 
 def test_every_lesson_has_a_notebook_in_notebooks_learn() -> None:
-    from cheren.ui.course import notebook_name
+    from cheren.app.course import notebook_name
 
     folder = Path(__file__).resolve().parents[1] / "notebooks" / "learn"
     for lesson in COURSE:
@@ -357,7 +357,7 @@ def test_rule_summaries_are_the_projects_own_words_and_open_from_any_badge() -> 
 
 
 def test_solving_an_exercise_in_the_app_keeps_the_map_and_marks_the_picker(tmp_path: Path) -> None:
-    from cheren.ui.lesson_app import LessonApp
+    from cheren.app.lesson_app import LessonApp
 
     app = LessonApp("map-and-terrain", 2, progress=tmp_path / "p.json")
     app.controller.select("tank_sqn")

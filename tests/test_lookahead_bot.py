@@ -6,14 +6,14 @@ from __future__ import annotations
 import pytest
 
 from cheren import load_scenario
-from cheren.analysis.threats import supply_cuts
-from cheren.bots import BOTS, LookaheadBot, make_bot
-from cheren.game import Game
-from cheren.rules.supply import unit_supply
+from cheren.engine.game import Game
+from cheren.engine.position import Position
+from cheren.engine.rules.supply import unit_supply
+from cheren.engine.threats import supply_cuts
+from cheren.players.bots import BOTS, LookaheadBot, make_bot
+from cheren.players.simulate import play_game
+from cheren.players.views import SideSeat
 from cheren.scenario import Phase, Side
-from cheren.simulate import play_game
-from cheren.state import Position
-from cheren.views import SideSeat
 
 S = load_scenario()
 ARRESSA_TOWNS = {"Kassala", "Tessenei", "Aicota", "Barentu", "Tole", "Arressa"}
@@ -22,7 +22,7 @@ ARRESSA_TOWNS = {"Kassala", "Tessenei", "Aicota", "Barentu", "Tole", "Arressa"}
 def cut_the_track() -> Position:
     """The course's exercise (lesson 7): the Italians to move, the Alpini on the mountain beside
     Arressa, where 10 Ind is supplied along the track."""
-    from cheren.lessons import load_lesson, start_position
+    from cheren.study.lessons import load_lesson, start_position
 
     lesson = load_lesson("supply", S)
     return start_position(lesson, lesson.exercise("cut-the-track"), S)
@@ -64,7 +64,7 @@ def test_it_is_registered_and_takes_a_budget() -> None:
 
 
 def test_the_same_seed_plays_the_same_game() -> None:
-    from cheren.positions import load_position, position_code
+    from cheren.files import load_position, position_code
 
     last_weeks = position_code(load_position("asmara", S))  # turn 11: two turns to play
     a = play_game(0, 11, "lookahead:2", "lookahead:2", start=last_weeks)
@@ -153,9 +153,9 @@ def test_it_explains_its_choice_with_the_plans_it_weighed_and_keeps_to_the_plan(
 
 
 def test_analysis_plays_out_with_the_bot_and_budget_it_is_given(capsys: pytest.CaptureFixture[str]) -> None:
-    from cheren.analysis.evaluate import bot_label, evaluate
-    from cheren.cli import main
-    from cheren.positions import load_position
+    from cheren.cli.main import main
+    from cheren.files import load_position
+    from cheren.study.analysis.evaluate import bot_label, evaluate
 
     assert bot_label("lookahead") == "lookahead (8 plans per Movement phase)"
     assert bot_label("lookahead:12") == "lookahead (12 plans per Movement phase)"
@@ -185,7 +185,7 @@ def test_the_garrison_plan_keeps_a_unit_in_each_town_the_enemy_can_reach() -> No
 
 
 def test_a_held_unit_is_never_moved_by_the_heuristic_planner() -> None:
-    from cheren.bots import HeuristicBot
+    from cheren.players.bots import HeuristicBot
 
     start = arressa(Side.ALLIED, 6, {"ind_5": "2212"})
     for hold in (frozenset(), frozenset({"ind_10"})):

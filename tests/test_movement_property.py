@@ -15,14 +15,14 @@ import random
 from fractions import Fraction
 
 from cheren import load_scenario
-from cheren.actions import Move
-from cheren.bots import make_bot
-from cheren.game import Game
+from cheren.engine.actions import Move
+from cheren.engine.game import Game
+from cheren.engine.position import Position, Status, Supply
+from cheren.engine.rules.movement import MoveOptions
 from cheren.hexes import Hex, Hexside
-from cheren.rules.movement import MoveOptions
+from cheren.players.bots import make_bot
+from cheren.players.views import SideSeat
 from cheren.scenario import Phase, Scenario, Side
-from cheren.state import Position, Status, Supply
-from cheren.views import SideSeat
 
 SCENARIO = load_scenario()
 MOVING = (Phase.MOVEMENT, Phase.REACTION, Phase.EXPLOITATION)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from cheren.app.editor import EditorController
+from cheren.engine.position import Status, Supply
+from cheren.files import load_position, open_position, parse_position_code, read_position_file
 from cheren.hexes import Hex
-from cheren.positions import load_position, open_position, parse_position_code, read_position_file
 from cheren.scenario import Phase, Side, load_scenario
-from cheren.state import Status, Supply
-from cheren.ui.editor import EditorController
 
 SCENARIO = load_scenario()
 
@@ -101,7 +101,7 @@ def test_play_from_here_starts_a_game_at_the_edited_phase() -> None:
 
 def test_load_takes_a_code_and_a_bad_code_is_refused() -> None:
     ed = EditorController(scenario=SCENARIO)
-    from cheren.positions import position_code
+    from cheren.files import position_code
 
     code = position_code(load_position("massaua", SCENARIO))
     assert ed.load(code).ok and ed.position == load_position("massaua", SCENARIO)

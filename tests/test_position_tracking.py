@@ -8,12 +8,12 @@ import pickle
 import random
 
 from cheren import load_scenario
-from cheren.actions import EndPhase
-from cheren.flow import Decision, Flow, Task
-from cheren.game import Game
+from cheren.engine.actions import EndPhase
+from cheren.engine.game import Game
+from cheren.engine.position import Position, Status, Supply
+from cheren.engine.registry import Decision, Flow, Task
 from cheren.hexes import Hex
 from cheren.scenario import Side
-from cheren.state import Position, Status, Supply
 
 
 def scanned(p: Position) -> dict[Hex, list[str]]:
@@ -98,7 +98,7 @@ def test_a_flow_copy_is_deep_and_equal() -> None:
 
 
 def test_a_flow_copy_copies_the_combat_state_it_holds() -> None:
-    from cheren.rules.combat_resolution import Assembly, CombatState
+    from cheren.engine.rules.combat_resolution import Assembly, CombatState
 
     state = CombatState(assemblies={Hex(3, 3): Assembly(Hex(3, 3), ["a"])}, attacked={"a"})
     flow = Flow(extra={"combat": {"state": state, "attacks": {"0404": ["a"]}}})
@@ -112,8 +112,8 @@ def test_a_flow_copy_copies_the_combat_state_it_holds() -> None:
 
 
 def test_cached_zoc_and_supply_maps_agree_with_fresh_ones_through_play() -> None:
-    from cheren.rules.supply import supplied_hexes, supply_context
-    from cheren.rules.zoc import _zoc_map, zoc_map
+    from cheren.engine.rules.supply import supplied_hexes, supply_context
+    from cheren.engine.rules.zoc import _zoc_map, zoc_map
 
     game = Game(load_scenario(), seed=13)
     rng = random.Random(13)

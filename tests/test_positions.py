@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from cheren.actions import EndPhase
-from cheren.bots import make_bot
-from cheren.cli import main
-from cheren.game import Game
-from cheren.positions import (
+from cheren.cli.main import main
+from cheren.engine.actions import EndPhase
+from cheren.engine.game import Game
+from cheren.engine.opening import initial_position
+from cheren.engine.position import Status, Supply
+from cheren.files import (
     PositionError,
     canonical,
     dump_position_file,
@@ -26,12 +27,12 @@ from cheren.positions import (
     position_problems,
     read_position_file,
 )
-from cheren.saves import save_position
+from cheren.files.position_saves import save_position
+from cheren.players.bots import make_bot
+from cheren.players.views import SideSeat
+from cheren.render.svg import position_svg
 from cheren.scenario import Phase, Scenario, Side, load_scenario
-from cheren.sequence import LAST_TURN
-from cheren.setup import initial_position
-from cheren.state import Status, Supply
-from cheren.views import SideSeat
+from cheren.scenario.sequence import LAST_TURN
 
 SCENARIO = load_scenario()
 RECORDS = library(SCENARIO)
@@ -81,17 +82,17 @@ def test_library_file_round_trips_through_position_and_code_byte_for_byte(name: 
 @pytest.mark.parametrize("name", NAMES)
 def test_library_position_renders_and_starts_a_game_at_its_phase(name: str) -> None:
     record = next(r for r in RECORDS if r.name == name)
-    root = ET.fromstring(record.position.to_svg())
+    root = ET.fromstring(position_svg(record.position))
     drawn = {el.get("data-unit") for el in root.iter() if el.get("data-unit")}
     assert drawn == {uid for uid, u in record.position.units.items() if u.on_map}
-    game = Game.from_position(name, SCENARIO)
+    game = Game.from_position(load_position(name, SCENARIO))
     assert (game.turn, game.phasing, game.phase) == (record.position.turn, record.position.side, record.position.phase)
     assert game.legal_actions(), "play can start from the position"
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_two_bots_play_each_library_position_to_the_end_through_the_gate(name: str) -> None:
-    game = Game.from_position(name, SCENARIO)
+    game = Game.from_position(load_position(name, SCENARIO))
     bots = {side: make_bot("random", seed=7) for side in Side}
     for _ in range(5000):
         if game.over:
@@ -102,7 +103,7 @@ def test_two_bots_play_each_library_position_to_the_end_through_the_gate(name: s
 
 
 def test_the_heuristic_bots_play_agordat_to_the_end() -> None:
-    game = Game.from_position("agordat", SCENARIO)
+    game = Game.from_position(load_position("agordat", SCENARIO))
     bots = {side: make_bot("heuristic", seed=1) for side in Side}
     while not game.over:
         side = game.acting
@@ -111,7 +112,7 @@ def test_the_heuristic_bots_play_agordat_to_the_end() -> None:
 
 
 def test_8_4_the_build_up_position_opens_with_the_french_arrival_choice() -> None:
-    game = Game.from_position("build-up", SCENARIO)
+    game = Game.from_position(load_position("build-up", SCENARIO))
     assert game.pending is not None and game.pending.kind == "arrival"
     assert "8.4" in game.pending.rules
 
@@ -129,9 +130,9 @@ def test_load_position_takes_a_name_a_file_a_save_and_a_code(tmp_path: Path) -> 
 
 
 def test_from_position_keeps_the_positions_dice_unless_given_a_seed() -> None:
-    a = Game.from_position("cheru", SCENARIO)
-    b = Game.from_position("cheru", SCENARIO)
-    c = Game.from_position("cheru", SCENARIO, seed=99)
+    a = Game.from_position(load_position("cheru", SCENARIO))
+    b = Game.from_position(load_position("cheru", SCENARIO))
+    c = Game.from_position(load_position("cheru", SCENARIO), seed=99)
     assert a.position.dice == b.position.dice
     assert c.position.dice != a.position.dice
 
@@ -187,7 +188,7 @@ def test_editing_a_file_and_writing_it_back_is_canonical(tmp_path: Path) -> None
 
 
 def test_chits_given_by_name_and_dice_state_survive_the_round_trip() -> None:
-    game = Game.from_position("kassala", SCENARIO)
+    game = Game.from_position(load_position("kassala", SCENARIO))
     for _ in range(40):
         actions = game.legal_actions()
         game.apply(next((a for a in actions if isinstance(a, EndPhase)), actions[0]))

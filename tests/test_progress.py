@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from cheren import progress
-from cheren.simulate import simulate
+from cheren.players import progress_bar
+from cheren.players.simulate import simulate
 
 
 def test_simulate_shows_a_tqdm_bar_with_the_rate(capsys: pytest.CaptureFixture[str]) -> None:
@@ -31,7 +31,7 @@ def test_in_a_notebook_the_bar_is_an_ipywidgets_progress_bar(monkeypatch: pytest
         return bars[-1]
 
     monkeypatch.setattr(tqdm.auto, "tqdm", notebook_bar)  # what tqdm.auto picks inside Jupyter
-    with progress.game_progress(3) as update:
+    with progress_bar.game_progress(3) as update:
         update(2, 3)
     (bar,) = bars
     gauges = [w for w in bar.container.children if isinstance(w, ipywidgets.FloatProgress | ipywidgets.IntProgress)]
@@ -43,7 +43,7 @@ def test_without_tqdm_progress_falls_back_to_plain_lines(monkeypatch: pytest.Mon
     import sys
 
     monkeypatch.setitem(sys.modules, "tqdm.auto", None)  # as if tqdm were not installed
-    with progress.game_progress(2) as update:
+    with progress_bar.game_progress(2) as update:
         update(1, 2)
         update(2, 2)
     assert "2/2 games" in capsys.readouterr().err

@@ -7,10 +7,10 @@ from __future__ import annotations
 import random
 
 from cheren import load_scenario
-from cheren.actions import EndPhase
-from cheren.game import Game
-from cheren.rules.movement import MoveOptions, _network, _reach_with_options, _search_network, move_graph
-from cheren.rules.zoc import zoc_map
+from cheren.engine.actions import EndPhase
+from cheren.engine.game import Game
+from cheren.engine.rules.movement import MoveOptions, _network, _reach_with_options, _search_network, move_graph
+from cheren.engine.rules.zoc import zoc_map
 
 
 def test_the_bucket_search_finds_what_the_heap_search_finds() -> None:
@@ -48,7 +48,7 @@ def test_the_bucket_search_finds_what_the_heap_search_finds() -> None:
 
 
 def test_a_reach_given_back_for_a_unit_that_stood_still_is_the_reach_it_has_now() -> None:
-    from cheren.rules.movement import ReachMap, reachable
+    from cheren.engine.rules.movement import ReachMap, reachable
 
     game = Game(load_scenario(), seed=9)
     rng = random.Random(9)

@@ -18,8 +18,10 @@ from typing import Any
 
 import pytest
 
+from cheren.engine.opening import initial_position
+from cheren.engine.position import Position, Status, Supply
 from cheren.hexes import SQRT3, Hex, Hexside, Layout, line, parse_label
-from cheren.render import Overlay, build_scene, render_svg
+from cheren.render import Overlay, build_scene, position_svg, render_svg
 from cheren.render.counters import stack_offsets
 from cheren.render.geometry import (
     bounds,
@@ -32,8 +34,6 @@ from cheren.render.geometry import (
 )
 from cheren.render.primitives import Polygon
 from cheren.scenario import Scenario, ScenarioError, load_scenario
-from cheren.setup import initial_position
-from cheren.state import Position, Status, Supply
 from tests.scenario_factory import counter, mini_scenario, town
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
@@ -484,12 +484,12 @@ def test_overlays_add_hexes_labels_and_paths(scenario: Scenario, position: Posit
     assert layers.index("layer-overlays") > layers.index("layer-counters")
 
 
-def test_position_repr_svg(scenario: Scenario, position: Position) -> None:
-    svg = position._repr_svg_()
+def test_position_svg(scenario: Scenario, position: Position) -> None:
+    svg = position_svg(position)
     assert svg == render_svg(scenario, position)
     assert len(counters(parse(svg))) == sum(1 for u in position.units.values() if u.on_map)
     reach = Overlay("reach", {H("0202"): "x"})
-    assert "overlay" in position.to_svg([reach]) and "overlay" not in svg
+    assert "overlay" in position_svg(position, [reach]) and "overlay" not in svg
 
 
 def test_render_is_fast_enough(scenario: Scenario, position: Position) -> None:

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from cheren.actions import Move
-from cheren.game import Game
-from cheren.rules.chits import PlayChit
+from cheren.engine.actions import Move
+from cheren.engine.game import Game
+from cheren.engine.position import Status
+from cheren.engine.rules.chits import PlayChit
 from cheren.scenario import Phase, ScenarioError, Side
-from cheren.state import Status
 from tests.boards import H, allied, board, game, italian, position
 from tests.scenario_factory import counter, mini_scenario
 from tests.test_rules_combat import UNIT_TYPES, two_step

@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 
-from cheren.actions import EndPhase, Move
-from cheren.game import Game
-from cheren.game_saves import dumps_game, loads_game
-from cheren.rules.chits import PassChit, PlayChit
-from cheren.rules.movement import reachable
+from cheren.engine.actions import EndPhase, Move
+from cheren.engine.game import Game
+from cheren.engine.position import Position, Supply, chit_instances
+from cheren.engine.rules.chits import PassChit, PlayChit
+from cheren.engine.rules.movement import reachable
+from cheren.players.views import chit_view, full_view, player_view
 from cheren.scenario import Phase, Scenario, Side
-from cheren.state import Position, Supply, chit_instances
-from cheren.views import chit_view, full_view, player_view
+from cheren.study.game_saves import dumps_game, loads_game
 from tests.boards import H, allied, board, italian, position
 
 CLEAR = ["........", "........", "........", "........", "........"]

@@ -13,10 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cheren.actions import Action, EndPhase, RemoveStep, Retreat, action_from_json
-from cheren.dice import Dice
-from cheren.game import Game, IllegalAction
-from cheren.rules.combat import (
+from cheren.engine.actions import Action, EndPhase, RemoveStep, Retreat, action_from_json
+from cheren.engine.dice import Dice
+from cheren.engine.game import Game, IllegalAction
+from cheren.engine.position import Status, Supply
+from cheren.engine.rules.combat import (
     AddAir,
     Advance,
     Attack,
@@ -28,10 +29,9 @@ from cheren.rules.combat import (
     Uncommit,
     combat_state,
 )
-from cheren.rules.combat_odds import compute_odds, rounded_ratio
-from cheren.rules.stacking import overstacked
+from cheren.engine.rules.combat_odds import compute_odds, rounded_ratio
+from cheren.engine.rules.stacking import overstacked
 from cheren.scenario import Phase, Scenario, Side
-from cheren.state import Status, Supply
 from tests.boards import H, allied, board, game, italian, position
 from tests.scenario_factory import DEFAULT_UNIT_TYPES, counter, town
 
@@ -209,7 +209,7 @@ def test_11_5_shifts_move_from_the_raw_column_then_clamp(tmp_path: Path) -> None
     # 1 vs 5 is below 1-3: it starts on 1-3, so one shift right gives 1-2.
     odds = compute_odds(g.position, ["a"], H("0403"), extra_shifts=[])
     assert odds.column_name == "1-3"
-    from cheren.rules.combat_odds import Shift
+    from cheren.engine.rules.combat_odds import Shift
 
     shifted = compute_odds(g.position, ["a"], H("0403"), extra_shifts=[Shift(1, "test", "a test shift")])
     assert shifted.column_name == "1-2"
@@ -703,7 +703,7 @@ REGIA = {"key": "regia", "name": "Regia Aeronautica", "side": "italian", "count"
 
 
 def test_5_1_combat_chits_shift_the_odds_of_the_attack_they_are_played_on(tmp_path: Path) -> None:
-    from cheren.rules.chits import PlayChit
+    from cheren.engine.rules.chits import PlayChit
     from tests.scenario_factory import DEFAULT_CHITS
 
     s = make(tmp_path, [allied("a", sp=8), italian("i", sp=4), italian("j", sp=4)], chits=[*DEFAULT_CHITS, REGIA])
@@ -846,7 +846,7 @@ def test_random_play_does_resolve_combats(melee: Scenario) -> None:
 
 
 def test_5_1_the_defender_may_play_ambush_before_the_die_is_rolled(tmp_path: Path) -> None:
-    from cheren.rules.chits import PassChit, PlayChit
+    from cheren.engine.rules.chits import PassChit, PlayChit
     from tests.scenario_factory import DEFAULT_CHITS
 
     s = make(tmp_path, [allied("a", sp=8), italian("i", sp=4)], chits=list(DEFAULT_CHITS))

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cheren.actions import EndPhase, Move
-from cheren.game import IllegalAction
-from cheren.rules.movement import explain_move, move_graph, reachable
-from cheren.rules.zoc import Zoc, zoc_map
+from cheren.engine.actions import EndPhase, Move
+from cheren.engine.game import IllegalAction
+from cheren.engine.position import Supply
+from cheren.engine.rules.movement import explain_move, move_graph, reachable
+from cheren.engine.rules.zoc import Zoc, zoc_map
 from cheren.scenario import Side
-from cheren.state import Supply
 from tests.boards import H, allied, board, game, italian, position
 from tests.scenario_factory import mini_scenario, town
 

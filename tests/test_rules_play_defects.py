@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from cheren.actions import EndPhase, Move, Place
-from cheren.game import Game
+from cheren.engine.actions import EndPhase, Move, Place
+from cheren.engine.game import Game
+from cheren.engine.position import Status, Supply
+from cheren.engine.rules.combat_actions import Attack, NoAdvance, Push, StayAndLose
 from cheren.hexes import Hex
-from cheren.rules.combat_actions import Attack, NoAdvance, Push, StayAndLose
 from cheren.scenario import Phase, Side
-from cheren.state import Status, Supply
 from tests.boards import H, allied, board, game, italian, position
 from tests.scenario_factory import counter, town
 from tests.test_rules_combat import CLEAR, brigade, combat_game, make, two_step
@@ -43,8 +43,8 @@ def test_4_0_re_entering_the_start_hex_in_a_hard_zoc_is_entering_it(tmp_path: Pa
 def test_5_1_a_path_through_a_roadblock_stops_there_even_on_the_start_hex(tmp_path: Path) -> None:
     # A Roadblock goes on an empty road hex (5.1), so in play a unit never starts on one; the
     # path walker must still stop a unit that comes back into one, as it does in a hard ZoC.
-    from cheren.game import _walk_cost
-    from cheren.rules.movement import MoveOptions
+    from cheren.engine.game import _walk_cost
+    from cheren.engine.rules.movement import MoveOptions
 
     s = make(tmp_path, [allied("a", mp=8), italian("i")], terrain=["......", "......", "......"],
              roads=[["0101", "0201", "0301", "0401", "0501"]])
@@ -128,7 +128,7 @@ def test_10_0_a_reacting_unit_pays_for_enemy_zoc_and_stops_in_a_hard_one(tmp_pat
 
 
 def test_8_3_a_brigade_on_its_replacement_counter_steps_back_onto_its_own(tmp_path: Path) -> None:
-    from cheren.actions import Replace
+    from cheren.engine.actions import Replace
 
     s = make(tmp_path, [*brigade("ind"), italian("i")])
     g = game(s, {"ind": ("0101", 2), "i": "0805"}, turn=3, phase=Phase.REINFORCEMENT)
@@ -192,8 +192,8 @@ def test_9_0_from_track_onto_road_across_a_river_pays_the_road_cost_only(tmp_pat
     s = board(tmp_path, [".hh.", "....", "...."], [allied("a"), allied("b")],
               tracks=[["0101", "0201"]], roads=[["0201", "0301"]], rivers=[["0101/0201"]])
     p = position(s, {"a": "0101", "b": "0201"})
-    from cheren.game import _walk_cost
-    from cheren.rules.movement import MoveOptions, reachable
+    from cheren.engine.game import _walk_cost
+    from cheren.engine.rules.movement import MoveOptions, reachable
 
     assert reachable(p, "a").reach[H("0201")].cost == Fraction(1, 2)
     assert _walk_cost(p, "b", (H("0101"),), MoveOptions()) == (3, None)  # clear 1, plus the river 2

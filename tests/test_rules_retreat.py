@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cheren.rules.retreat import retreat_options
+from cheren.engine.rules.retreat import retreat_options
 from tests.boards import H, allied, board, italian, position
 
 CLEAR = ["........", "........", "........", "........", "........"]

@@ -10,12 +10,10 @@ from typing import Any
 import pytest
 
 from cheren import load_scenario
-from cheren.actions import EndPhase
-from cheren.analysis.overlays import supply_line_overlay, supply_overlay
-from cheren.analysis.supply import side_supply_report, unit_supply_report
-from cheren.game import Game
-from cheren.hexes import Hex
-from cheren.rules.supply import (
+from cheren.engine.actions import EndPhase
+from cheren.engine.game import Game
+from cheren.engine.position import Position, Status, Supply
+from cheren.engine.rules.supply import (
     can_draw_supply,
     check_side,
     line_limit,
@@ -25,10 +23,13 @@ from cheren.rules.supply import (
     town_control_changes,
     unit_supply,
 )
-from cheren.rules.victory import victory_summary
-from cheren.rules.zoc import zoc_map
+from cheren.engine.rules.victory import victory_summary
+from cheren.engine.rules.zoc import zoc_map
+from cheren.hexes import Hex
+from cheren.render.svg import position_svg
 from cheren.scenario import Phase, Scenario, Side
-from cheren.state import Position, Status, Supply
+from cheren.study.analysis.supply_report import side_supply_report, unit_supply_report
+from cheren.study.overlays import supply_line_overlay, supply_overlay
 from tests.boards import H, allied, board, game, italian, position
 from tests.scenario_factory import DEFAULT_UNIT_TYPES, counter, town
 
@@ -534,7 +535,7 @@ def test_12_0_supply_overlays(tmp_path: Path) -> None:
     assert tuple(line.paths[1])[-1] == H("0102") and line.hexes[H("0602")] == "1"
     blocked = supply_line_overlay(p, "comm_3_6")
     assert "no supply line" in (blocked.title or "") and blocked.paths
-    assert "<svg" in p.to_svg([overlay, line, blocked])
+    assert "<svg" in position_svg(p, [overlay, line, blocked])
 
 
 def test_12_0_a_whole_side_is_checked_at_once(tmp_path: Path) -> None:

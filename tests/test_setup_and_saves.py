@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
+from cheren.engine.opening import initial_position
+from cheren.engine.position import Position, Status, Supply
+from cheren.files.position_saves import SaveError, dumps, loads, read_position_save, save_position
 from cheren.hexes import Hex, parse_label
-from cheren.saves import SaveError, dumps, loads, read_position_save, save_position
 from cheren.scenario import Phase, Scenario, ScenarioError, Side, load_scenario
-from cheren.setup import initial_position
-from cheren.state import Position, Status, Supply
 from tests.scenario_factory import CRT, DEFAULT_CHITS, Files, counter, mini_scenario, town, write_scenario
 
 # -- the mini scenario -----------------------------------------------------------------------
@@ -621,7 +621,7 @@ def test_write_scenario_writes_into_separate_directories(tmp_path: Path) -> None
 
 
 def test_saves_refuse_chits_that_do_not_add_up(mini: Scenario) -> None:
-    from cheren.saves import position_to_dict
+    from cheren.files.position_saves import position_to_dict
 
     data = position_to_dict(Position.empty(mini))
     lost = data["chits"]["cup"].pop()

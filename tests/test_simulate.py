@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from cheren.bots import RandomBot, make_bot
-from cheren.cli import main
-from cheren.game import Game
+from cheren.cli.main import main
+from cheren.engine.game import Game
+from cheren.players.bots import RandomBot, make_bot
+from cheren.players.simulate import read_results, replay_result, simulate, summary, write_results
+from cheren.players.views import SideSeat, redacted_position
 from cheren.scenario import Side, load_scenario
-from cheren.simulate import read_results, replay_result, simulate, summary, write_results
-from cheren.views import SideSeat, redacted_position
 
 
 def test_the_random_bot_picks_only_legal_actions_for_its_own_side() -> None:
@@ -93,7 +93,7 @@ def test_the_heuristic_bot_beats_the_random_bot_on_either_side(heuristic_side: s
 
 
 def test_the_heuristic_bot_explains_every_choice_and_acts_legally() -> None:
-    from cheren.bots import HeuristicBot
+    from cheren.players.bots import HeuristicBot
 
     game = Game(load_scenario(), seed=8)
     bots = {side: HeuristicBot(1) for side in Side}
@@ -108,7 +108,7 @@ def test_the_heuristic_bot_explains_every_choice_and_acts_legally() -> None:
 
 
 def test_the_heuristic_bot_never_reads_the_enemy_hand(monkeypatch: pytest.MonkeyPatch) -> None:
-    from cheren.bots import HeuristicBot
+    from cheren.players.bots import HeuristicBot
 
     game = Game(load_scenario(), seed=8)
     secret = list(game.position.chits.hands[Side.ITALIAN])
@@ -131,7 +131,7 @@ def test_the_heuristic_bot_never_reads_the_enemy_hand(monkeypatch: pytest.Monkey
 
 
 def test_the_summary_lists_victory_levels_in_the_order_of_the_scale_with_the_median() -> None:
-    from cheren.simulate import GameResult
+    from cheren.players.simulate import GameResult
 
     def game(vp: int, level: str, winner: str) -> GameResult:
         return GameResult(0, 0, "heuristic", "heuristic", vp, level, winner, 0, 0, 0)
@@ -147,9 +147,9 @@ def test_the_summary_lists_victory_levels_in_the_order_of_the_scale_with_the_med
 def test_step_losses_are_counted_by_the_rule_that_caused_them() -> None:
     from collections import Counter
 
-    from cheren.actions import Replace
-    from cheren.simulate import loss_cause, play_game, step_losses
-    from cheren.state import Status
+    from cheren.engine.actions import Replace
+    from cheren.engine.position import Status
+    from cheren.players.simulate import loss_cause, play_game, step_losses
 
     assert [loss_cause(r) for r in ("3.1", "12.6", "11.5", "8.1", "6.0")] == [
         "stacking", "attrition", "combat", "combat", "other"]

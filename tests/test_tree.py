@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 
 from cheren import load_scenario
-from cheren.actions import EndPhase
-from cheren.game import Game
-from cheren.game_saves import dumps_game, load_game, load_study, save_game
+from cheren.engine.actions import EndPhase
+from cheren.engine.game import Game
+from cheren.engine.rules.combat_actions import Attack
+from cheren.files import load_position
 from cheren.hexes import Hex
-from cheren.positions import load_position
-from cheren.rules.combat_actions import Attack
-from cheren.tree import Study, TreeError
+from cheren.study.game_saves import dumps_game, load_game, load_study, save_game
+from cheren.study.variations import Study, TreeError
 
 SCENARIO = load_scenario()
 GORGE = Hex.from_label("2106")
@@ -22,7 +22,7 @@ ATTACK = Attack(GORGE, ("ind_11", "skinners_horse", "fa_144"), True)
 
 
 def assault() -> Game:
-    return Game.from_position(load_position("cheren-first-assault", SCENARIO), SCENARIO)
+    return Game.from_position(load_position("cheren-first-assault", SCENARIO))
 
 
 def roll_of(game: Game) -> str:
@@ -141,7 +141,7 @@ def test_a_save_keeps_the_whole_tree_and_old_saves_still_load(tmp_path: Path) ->
 
 # -- through the app's controller, as the Lines panel drives it ---------------------------------------
 def test_the_controller_branches_switches_promotes_deletes_and_compares() -> None:
-    from cheren.ui import App
+    from cheren.app import App
 
     app = App(assault())
     c = app.controller
@@ -166,7 +166,7 @@ def test_the_controller_branches_switches_promotes_deletes_and_compares() -> Non
 
 
 def test_the_controller_saves_and_loads_the_tree(tmp_path: Path) -> None:
-    from cheren.ui import App
+    from cheren.app import App
 
     app = App(assault())
     c = app.controller

@@ -16,16 +16,16 @@ from typing import Any
 import pytest
 
 from cheren import load_scenario
-from cheren.actions import EndPhase, Move
-from cheren.game import Game
+from cheren.app import panels
+from cheren.app.controller import OVERLAYS, Controller, feature, pass_bot
+from cheren.engine.actions import EndPhase, Move
+from cheren.engine.game import Game
+from cheren.engine.rules.movement import reachable
 from cheren.hexes import Hex
 from cheren.render.canvas import GROUPS, Recorder, View, fit_view, paint_items, paint_scene
 from cheren.render.primitives import Polygon
 from cheren.render.scene import Scene, build_scene
-from cheren.rules.movement import reachable
 from cheren.scenario import Phase, Scenario, Side
-from cheren.ui import panels
-from cheren.ui.controller import OVERLAYS, Controller, feature, pass_bot
 
 H = Hex.from_label
 HORSE = "skinners_horse"  # a motorized battalion, 8 MP, at Kassala (0208) at setup
@@ -359,7 +359,7 @@ def painted(m: Any) -> tuple[str, ...]:
 
 def test_the_map_widget_repaints_only_what_changed(moving: Controller) -> None:
     pytest.importorskip("ipycanvas")
-    from cheren.ui.map import PIXEL_RATIO, MapWidget
+    from cheren.app.map import PIXEL_RATIO, MapWidget
 
     c = moving
     m = MapWidget(c, 1000, 660)
@@ -398,7 +398,7 @@ def test_the_map_widget_repaints_only_what_changed(moving: Controller) -> None:
 
 def test_the_app_builds_and_drives_the_controller(scenario: Scenario) -> None:
     pytest.importorskip("ipywidgets")
-    from cheren.ui import App
+    from cheren.app import App
 
     app = App(Game(scenario, seed=1941))
     c = app.controller
@@ -430,7 +430,7 @@ def test_hex_fills_carry_their_terrain_colour(scenario: Scenario) -> None:
 
 
 def test_3_1_ending_a_phase_over_the_stacking_limit_warns_once_first() -> None:
-    from cheren.rules.chits import PassChit
+    from cheren.engine.rules.chits import PassChit
     from cheren.scenario import Phase
 
     game = Game(load_scenario(), seed=1941)

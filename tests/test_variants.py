@@ -9,16 +9,23 @@ from pathlib import Path
 
 import pytest
 
-from cheren.analysis.combat import proposed, what_if
-from cheren.cli import main
-from cheren.game import Game
-from cheren.game_saves import dumps_game, loads_game
+from cheren.cli.main import main
+from cheren.engine.combat_whatif import proposed, what_if
+from cheren.engine.game import Game
+from cheren.engine.position import Position
+from cheren.engine.rules.combat_actions import Attack, Commit, StayAndLose
+from cheren.engine.rules.combat_odds import compute_odds
 from cheren.hexes import Hex
-from cheren.rules.combat_actions import Attack, Commit, StayAndLose
-from cheren.rules.combat_odds import compute_odds
 from cheren.scenario import Phase, Side, load_scenario
-from cheren.state import Position
-from cheren.variants import ARTILLERY_RANGE, DIE_MODIFIERS, LOSSES_STAND, VARIANTS, VariantError, check_variants
+from cheren.scenario.variants import (
+    ARTILLERY_RANGE,
+    DIE_MODIFIERS,
+    LOSSES_STAND,
+    VARIANTS,
+    VariantError,
+    check_variants,
+)
+from cheren.study.game_saves import dumps_game, loads_game
 
 H = Hex.from_label
 SCENARIO = load_scenario()
@@ -185,7 +192,7 @@ def test_a_save_records_its_variants_and_an_old_save_loads_as_standard() -> None
     assert "variants" not in json.loads(dumps_game(Game(SCENARIO, seed=5)))
     bad = json.loads(text)
     bad["variants"] = ["nope"]
-    from cheren.saves import SaveError
+    from cheren.files.position_saves import SaveError
 
     with pytest.raises(SaveError, match="unknown variant 'nope'"):
         loads_game(json.dumps(bad), SCENARIO)
@@ -220,7 +227,7 @@ def test_compare_variants_writes_a_report_and_a_chart(tmp_path: Path) -> None:
 
 
 def test_the_what_if_panel_shows_the_modifiers() -> None:
-    from cheren.ui import panels
+    from cheren.app import panels
 
     game = board(PLACES, variants=(DIE_MODIFIERS,))
     html = panels.odds_html(what_if(game.position, proposed("0609", ("ind_10", "fa_28", "sdf_mmg_1"))))
@@ -228,7 +235,7 @@ def test_the_what_if_panel_shows_the_modifiers() -> None:
 
 
 def test_the_apps_game_panel_starts_a_game_with_the_ticked_rules() -> None:
-    from cheren.ui.app import App
+    from cheren.app.app import App
 
     app = App(Game(SCENARIO, seed=3))
     app.variant_boxes[DIE_MODIFIERS].value = True
@@ -239,7 +246,7 @@ def test_the_apps_game_panel_starts_a_game_with_the_ticked_rules() -> None:
 
 
 def test_the_what_if_names_ranged_guns_and_the_missing_push() -> None:
-    from cheren.analysis.combat import Choices
+    from cheren.engine.combat_whatif import Choices
 
     ranged = board(RANGE, variants=(ARTILLERY_RANGE,))
     wi = what_if(ranged.position, proposed("0609", ("ind_10", "fa_28")))

@@ -70,7 +70,7 @@ def test_the_installed_package_finds_its_data_in_the_wheel(fresh: Path, tmp_path
     cheren = fresh / "bin" / "cheren"
     where = subprocess.run(
         [str(fresh / "bin" / "python"), "-c",
-         "import cheren, cheren.resources as r; print(cheren.__file__, r.data_root())"],
+         "import cheren, cheren.scenario.resources as r; print(cheren.__file__, r.data_root())"],
         check=True, capture_output=True, text=True, cwd=tmp_path, env=_env(tmp_path),
     ).stdout.split()
     assert not where[0].startswith(str(ROOT)) and where[1].endswith("share/cheren")

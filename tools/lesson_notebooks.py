@@ -9,8 +9,8 @@ from typing import Any
 
 import nbformat
 
-from cheren.lessons import course
-from cheren.ui.course import notebook_name
+from cheren.app.course import notebook_name
+from cheren.study.lessons import course
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "notebooks" / "learn"
@@ -35,7 +35,7 @@ def lesson_notebook(name: str, title: str, order: int, rules: list[str]) -> Any:
             f"rules {', '.join(rules)}.\n\n{HOW}"
         ),
         nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
-            f'# NBVAL_IGNORE_OUTPUT\nfrom cheren.ui.lesson_app import LessonApp\n\napp = LessonApp("{name}")\napp'
+            f'# NBVAL_IGNORE_OUTPUT\nfrom cheren.app.lesson_app import LessonApp\n\napp = LessonApp("{name}")\napp'
         ),
         nbformat.v4.new_markdown_cell("The exercises of this lesson:"),  # type: ignore[no-untyped-call]
         nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
@@ -61,7 +61,7 @@ def start_here(rows: list[tuple[str, str, str]]) -> Any:
             "`CHEREN_PROGRESS` environment variable). The table below reads it; press Refresh after a lesson."
         ),
         nbformat.v4.new_code_cell(  # type: ignore[no-untyped-call]
-            "# NBVAL_IGNORE_OUTPUT\nfrom cheren.ui.course import CourseOverview\n\n"
+            "# NBVAL_IGNORE_OUTPUT\nfrom cheren.app.course import CourseOverview\n\n"
             "overview = CourseOverview()\noverview"
         ),
         nbformat.v4.new_markdown_cell(  # type: ignore[no-untyped-call]

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from cheren.engine.position import Supply, UnitState
 from cheren.render.geometry import ellipse_points, text_width
 from cheren.render.palette import Palette
 from cheren.render.primitives import Circle, Group, Item, Polygon, Polyline, Rect, Shape, Style, Text
 from cheren.scenario.compiled import Step, UnitDef
 from cheren.scenario.models import Counter, UnitSize
-from cheren.state import Supply, UnitState
 
 SIZE_MARKS: dict[UnitSize, str] = {
     UnitSize.BRIGADE: "X",

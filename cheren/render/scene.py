@@ -15,9 +15,10 @@ scene holds; they never look at rules or state.  Layers, bottom to top:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from cheren.engine.position import Position
 from cheren.hexes import Hex, Hexside, Layout, parse_label
 from cheren.render.counters import counter_group, counter_side, stack_offsets
 from cheren.render.geometry import (
@@ -48,7 +49,7 @@ from cheren.render.primitives import (
 from cheren.render.symbols import control_flag, hut, letter_badge, supply_badge, terrain_glyph, town_symbol
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import TownKind
-from cheren.state import Position
+from cheren.study.overlays import Overlay
 
 __all__ = [
     "LAYERS",
@@ -69,22 +70,6 @@ __all__ = [
 
 LAYERS: tuple[str, ...] = ("terrain", "features", "counters", "overlays", "legend")
 DEFAULT_HEX_SIZE = 36.0
-
-
-@dataclass(frozen=True)
-class Overlay:
-    """Something to show on top of the map: a reach map, a threat map, a supply trace.
-
-    ``hexes`` maps each highlighted hex to an optional short label (a cost, a path length);
-    ``paths`` are hex chains drawn as lines through hex centres (a supply line, a move).
-    ``title`` names the overlay in the legend (default: ``kind``)."""
-
-    kind: str
-    hexes: Mapping[Hex, str | None] = field(default_factory=dict)
-    colour: str = "#2b6cc4"
-    opacity: float = 0.35
-    paths: Sequence[Sequence[Hex]] = ()
-    title: str | None = None
 
 
 @dataclass
@@ -143,7 +128,7 @@ def build_scene(
     coordinates: bool = True,
 ) -> Scene:
     """Lay out the map of ``scenario`` with the units of ``position`` (a
-    :class:`cheren.state.Position`, optional) and ``overlays`` on top."""
+    :class:`cheren.engine.position.Position`, optional) and ``overlays`` on top."""
     s = float(hex_size)
     base = Layout(s)
     min_x, min_y, max_x, max_y = bounds(base, scenario.hexes)

@@ -1,6 +1,6 @@
 """The SVG back-end: a standalone SVG document of the map (no external fonts or resources).
 
-``render_svg`` serves ``Position._repr_svg_``, the docs and the tests.  Items of the scene keep
+``render_svg`` and ``position_svg`` serve the notebooks, the docs and the tests.  Items of the scene keep
 their semantic tags as attributes: hexes are ``<polygon class="hex" data-hex="0712">``, counters
 ``<g class="counter" data-unit="ind_5" data-hex="0712">``, overlays ``class="overlay"``.
 Consecutive items that share a style are wrapped in one ``<g>`` carrying that style, which keeps
@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
+from cheren.engine.position import Position
 from cheren.render.palette import PALETTE, Palette
 from cheren.render.primitives import Circle, Group, Item, Polygon, Polyline, Rect, Region, Style, Text
-from cheren.render.scene import DEFAULT_HEX_SIZE, Overlay, Scene, build_scene
+from cheren.render.scene import DEFAULT_HEX_SIZE, Scene, build_scene
 from cheren.scenario.compiled import Scenario
-from cheren.state import Position
+from cheren.study.overlays import Overlay
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -34,6 +35,12 @@ def render_svg(
     """The map as a standalone SVG document."""
     scene = build_scene(scenario, position, overlays, hex_size, palette=palette, legend=legend, coordinates=coordinates)
     return scene_to_svg(scene)
+
+
+def position_svg(position: Position, overlays: Sequence[Overlay] | None = None) -> str:
+    """A position on its scenario's map as SVG (``IPython.display.SVG(position_svg(p))`` shows it in a
+    notebook); the engine's :class:`Position` knows nothing of drawing."""
+    return render_svg(position.scenario, position, overlays)
 
 
 def scene_to_svg(scene: Scene) -> str:

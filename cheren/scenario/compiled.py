@@ -172,7 +172,7 @@ class Scenario:
         self.crt = crt
         self.chit_chart = chit_chart
 
-        self.variants: frozenset[str] = frozenset(info.variants)  # optional rules on (cheren.variants)
+        self.variants: frozenset[str] = frozenset(info.variants)  # optional rules on (cheren.scenario.variants)
         self.columns = map_data.columns
         self.rows = map_data.rows
         self.terrain_types: dict[str, TerrainType] = {t.key: t for t in terrain_key.terrain}
@@ -232,8 +232,8 @@ class Scenario:
         self.chits: dict[str, Chit] = {c.key: c for c in chit_chart.chits}
 
     def with_variants(self, names: Iterable[str]) -> Scenario:
-        """The same scenario with exactly these optional rules on (cheren.variants)."""
-        from cheren.variants import check_variants
+        """The same scenario with exactly these optional rules on (cheren.scenario.variants)."""
+        from cheren.scenario.variants import check_variants
 
         chosen = check_variants(names)
         if chosen == self.variants:

@@ -9,16 +9,16 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from cheren.resources import scenario_dir
 from cheren.scenario.checks import cross_check
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.errors import Problem, ScenarioError
 from cheren.scenario.models import ChitChart, CombatTable, CounterSheet, MapData, ScenarioFile, TerrainKey
+from cheren.scenario.resources import scenario_dir
 
 M = TypeVar("M", bound=BaseModel)
 
 SCENARIO_FILE = "scenario.yaml"
-BUNDLED = scenario_dir()  # the repository's scenarios/, or the installed data files (cheren.resources)
+BUNDLED = scenario_dir()  # the repository's scenarios/, or the installed data files (cheren.scenario.resources)
 
 FILE_MODELS: dict[str, type[BaseModel]] = {
     "terrain": TerrainKey,
@@ -35,9 +35,9 @@ def bundled_scenario_dir() -> Path:
 
 
 def read_yaml(path: Path, problems: list[Problem]) -> dict[str, Any] | None:
-    """A data file read safely (:mod:`cheren.safe_yaml`: regular files only, bounded size,
+    """A data file read safely (:mod:`cheren.scenario.safe_yaml`: regular files only, bounded size,
     nesting and aliases, no duplicate keys), or None with the problem noted."""
-    from cheren.safe_yaml import YamlInputError, load_file
+    from cheren.scenario.safe_yaml import YamlInputError, load_file
 
     name = path.name
     try:

@@ -550,7 +550,7 @@ class ScenarioFile(Sourced):
     @field_validator("variants")
     @classmethod
     def _known_variants(cls, value: list[str]) -> list[str]:
-        from cheren.variants import VARIANTS
+        from cheren.scenario.variants import VARIANTS
 
         unknown = [v for v in value if v not in VARIANTS]
         if unknown:

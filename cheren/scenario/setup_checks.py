@@ -13,7 +13,7 @@ from collections import defaultdict
 from cheren.hexes import Hex
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.errors import Problem
-from cheren.sequence import SIDES_IN_ORDER
+from cheren.scenario.sequence import SIDES_IN_ORDER
 
 
 def setup_problems(scenario: Scenario) -> list[Problem]:

@@ -53,9 +53,9 @@ SERVER_START_S = 60
 # battalion (0408, rough terrain) in the allied Combat phase of turn 1.
 WHATIF_NOTEBOOK = [
     """from cheren import load_scenario
-from cheren.game import Game
-from cheren.setup import initial_position
-from cheren.ui import App
+from cheren.engine.game import Game
+from cheren.engine.opening import initial_position
+from cheren.app import App
 
 scenario = load_scenario()
 position = initial_position(scenario, seed=1941)

@@ -20,12 +20,12 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from cheren import load_scenario
-from cheren.game import Game
+from cheren.app.controller import Controller
+from cheren.engine.game import Game
 from cheren.hexes import Hex
 from cheren.render.canvas import TABLE, View, fit_view
 from cheren.render.scene import Scene
 from cheren.scenario import Scenario
-from cheren.ui.controller import Controller
 from tests.browser.conftest import ARTIFACTS, TIMEOUT_MS, TIMINGS, TOKEN
 
 H = Hex.from_label
@@ -245,7 +245,7 @@ def test_voila_paints_the_map_and_plays_a_move(page: Any, voila_url: str, reques
 
 
 def test_voila_shows_the_what_if_of_an_attack(page: Any, voila_url: str, request: pytest.FixtureRequest) -> None:
-    from cheren.ui.controller import feature
+    from cheren.app.controller import feature
 
     if feature("combat") is None:
         pytest.skip("cheren/rules/combat.py is not in this tree yet")
@@ -253,7 +253,7 @@ def test_voila_shows_the_what_if_of_an_attack(page: Any, voila_url: str, request
     wait_painted(page)
     pass_decisions(page, until="combat")
     s = scenario()
-    from cheren.setup import initial_position
+    from cheren.engine.opening import initial_position
 
     position = initial_position(s, seed=1941)
     position.place("ind_5", "0308")

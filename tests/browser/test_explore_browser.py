@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from cheren.game import Game
-from cheren.ui.controller import Controller
+from cheren.app.controller import Controller
+from cheren.engine.game import Game
 from tests.browser.conftest import TIMEOUT_MS
 from tests.browser.test_app_browser import CANVAS, Map, pass_decisions, rgb, scenario, wait_painted
 

@@ -10,10 +10,10 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from cheren.app.map import PIXEL_RATIO
 from cheren.hexes import Hex
-from cheren.lessons import ExerciseRun, load_lesson
 from cheren.render.canvas import focus_view
-from cheren.ui.map import PIXEL_RATIO
+from cheren.study.lessons import ExerciseRun, load_lesson
 from tests.browser.conftest import TIMEOUT_MS
 from tests.browser.test_positions_browser import SIZE, Canvas
 

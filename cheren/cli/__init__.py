@@ -1,0 +1,1 @@
+"""The ``cheren`` command (:func:`cheren.cli.main.main`)."""

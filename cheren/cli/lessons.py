@@ -1,0 +1,68 @@
+"""``cheren lessons``: the course on the command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cheren.scenario import load_scenario
+from cheren.scenario.compiled import Scenario
+from cheren.study.lessons.check import check_lesson
+from cheren.study.lessons.course import course, load_lesson
+from cheren.study.lessons.files import Lesson
+from cheren.study.lessons.stars import Progress
+
+
+def run_lessons(what: list[str], *, scenario_dir: str | None = None, progress: str | None = None) -> int:
+    s = load_scenario(scenario_dir)
+    if what and what[0] == "check":
+        lessons = [load_lesson(ref, s) for ref in what[1:]] or course(s)
+        return _check(lessons, s)
+    if what:
+        for ref in what:
+            _show(load_lesson(ref, s), Progress.open(progress))
+        return 0
+    _list(course(s), Progress.open(progress))
+    return 0
+
+
+def _stars(progress: Progress, lesson: Lesson) -> tuple[int, int]:
+    keys = [lesson.key(e) for e in lesson.exercises]
+    return sum(progress.is_solved(k) for k in keys), sum(progress.stars.get(k, 0) for k in keys)
+
+
+def _list(lessons: list[Lesson], progress: Progress) -> None:
+    total = sum(len(lesson.exercises) for lesson in lessons)
+    print(f"The course: {len(lessons)} lessons, {total} exercises (notebooks/learn/; start with 00_start_here.ipynb)")
+    for lesson in lessons:
+        solved, stars = _stars(progress, lesson)
+        rules = ", ".join(lesson.model.rules)
+        print(f"  {lesson.model.order:2d}. {lesson.name:28s} {lesson.title}  [rules {rules}]"
+              f"  {solved}/{len(lesson.exercises)} solved, {stars} stars")
+    if progress.problem:
+        print(f"warning: {progress.problem}")
+
+
+def _show(lesson: Lesson, progress: Progress) -> None:
+    print(f"{lesson.model.order}. {lesson.title} (rules {', '.join(lesson.model.rules)})")
+    for i, e in enumerate(lesson.exercises, 1):
+        mark = "*" * progress.stars.get(lesson.key(e), 0) if progress.is_solved(lesson.key(e)) else "-"
+        print(f"  {i}. {e.title} [{mark}]\n     {e.goal}")
+
+
+def _check(lessons: list[Lesson], s: Scenario) -> int:
+    failed = 0
+    exercises = wrong = 0
+    for lesson in lessons:
+        report = check_lesson(lesson, s)
+        exercises += report.exercises
+        wrong += report.wrong_answers
+        where = Path(lesson.source).name
+        if report.ok:
+            print(f"ok   {where}: {report.exercises} exercises, {report.wrong_answers} wrong answers")
+        else:
+            failed += 1
+            print(f"FAIL {where}:")
+            for problem in report.problems:
+                print(f"  - {problem}")
+    print(f"{len(lessons) - failed} of {len(lessons)} lessons ok; {exercises} exercises, {wrong} wrong answers checked")
+    return 1 if failed else 0

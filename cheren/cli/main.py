@@ -1,0 +1,486 @@
+"""The ``cheren`` command: validate scenario data, export its JSON Schema, render a map."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from cheren.files.outputs import STDOUT, check_output, write_output
+from cheren.files.position_model import PositionFileModel
+from cheren.scenario import ScenarioError, Side, load_scenario
+from cheren.scenario.loader import FILE_MODELS, SCENARIO_FILE
+from cheren.scenario.models import ScenarioFile
+from cheren.scenario.setup_checks import setup_problems
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    s = load_scenario(args.directory)
+    per_side = {side: sum(1 for u in s.units.values() if u.side is side) for side in Side}
+    print(
+        f"OK {s.directory}: {s.name}\n"
+        f"  map {s.columns} x {s.rows} hexes ({len(s.playable)} playable), {len(s.towns)} towns worth "
+        f"{s.total_vp} VP, {len(s.villages)} native villages, {len(s.garrison_areas)} garrison areas\n"
+        f"  {len(s.road_sides)} road and {len(s.track_sides)} track hexsides, "
+        f"{len(s.river_sides)} river hexsides\n"
+        f"  units: {per_side[Side.ALLIED]} allied, {per_side[Side.ITALIAN]} Italian "
+        f"({len(s.counters)} counters)\n"
+        f"  CRT columns: {' '.join(c.name for c in s.odds_columns)}\n"
+        f"  chits: {sum(c.count for c in s.chits.values())} in {len(s.chits)} kinds"
+    )
+    for problem in setup_problems(s):
+        print(f"warning: {problem}")
+    return 0
+
+
+def _cmd_schema(args: argparse.Namespace) -> int:
+    schemas = {SCENARIO_FILE: ScenarioFile.model_json_schema()}
+    for role, model in FILE_MODELS.items():
+        schemas[f"{role} file"] = model.model_json_schema()
+    schemas["position file"] = PositionFileModel.model_json_schema()
+    from cheren.study.lessons.model import LessonFileModel
+
+    schemas["lesson file"] = LessonFileModel.model_json_schema(by_alias=True)
+    if args.file:
+        key = SCENARIO_FILE if args.file == "scenario" else f"{args.file} file"
+        schemas = {key: schemas[key]}
+    check_output(args.out or "-", force=args.force)
+    write_output(args.out or "-", json.dumps(schemas, indent=2) + "\n")
+    return 0
+
+
+def _cmd_render(args: argparse.Namespace) -> int:
+    from cheren.engine.opening import initial_position
+    from cheren.files import load_position
+    from cheren.render.svg import render_svg
+
+    check_output(args.out, force=args.force)
+    s = load_scenario(args.scenario)
+    position = load_position(args.position, s) if args.position else initial_position(s, seed=args.seed)
+    write_output(args.out, render_svg(s, position))
+    if args.out != STDOUT:
+        print(f"wrote {args.out}")
+    return 0
+
+
+def _cmd_positions(args: argparse.Namespace) -> int:
+    from cheren.files import library, open_position, position_code
+    from cheren.scenario.sequence import PHASE_TITLES
+
+    s = load_scenario(args.scenario)
+    if args.name:
+        record = open_position(args.name, s)
+    else:
+        records = library(s)
+    if args.name:
+        p = record.position
+        if args.code:
+            print(position_code(p))
+            return 0
+        print(f"{record.title}\n{record.date:%d %B %Y}: turn {p.turn}, {p.side.adjective} {PHASE_TITLES[p.phase]}")
+        print(f"allied VP now: {p.allied_vp()} ({s.victory_level(p.allied_vp())} if the game ended here)")
+        print(f"code: {position_code(p)}")
+        if record.narrative:
+            print()
+            print(record.narrative.rstrip())
+        return 0
+    if not records:
+        print(f"no positions in {s.directory / 'positions'}")
+        return 0
+    width = max(len(r.name) for r in records)
+    print(f"{'name':<{width}}  date         turn  {'starts in':<36}  title")
+    for r in records:
+        p = r.position
+        moment = f"{p.side.adjective} {PHASE_TITLES[p.phase]}"
+        print(f"{r.name:<{width}}  {r.date:%d %b %Y}  {p.turn:>4}  {moment:<36}  {r.title}")
+    return 0
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from contextlib import nullcontext
+
+    from cheren.players.cluster import dask_executor
+    from cheren.players.simulate import (
+        FailedGame,
+        Run,
+        SimulationInterrupted,
+        read_run,
+        simulate,
+        summary,
+        write_results,
+    )
+
+    _budgeted(args)
+    _check_bots(args.allied, args.italian)
+    _check_count("--games", args.games, 1)
+    _check_jobs(args.jobs)
+    variants = _check_variants(args.variant)
+    if args.batch is not None:
+        _check_count("--batch", args.batch, 1)
+    done: list[Any] = []
+    failed_before: list[FailedGame] = []
+    if args.resume:
+        done, run = read_run(args.resume)
+        if run is None:
+            raise UsageError(f"{args.resume}: written by an older cheren without its run's record; cannot resume it")
+        for name, mine in (("games", args.games), ("seed", args.seed), ("allied", args.allied),
+                           ("italian", args.italian)):
+            if getattr(run, name) != mine and mine != _DEFAULTS[name]:
+                raise UsageError(f"--resume: the file's run has {name} {getattr(run, name)!r}, not {mine!r}")
+        args.games, args.seed, args.allied, args.italian = run.games, run.seed, run.allied, run.italian
+        if variants and sorted(variants) != sorted(run.variants):
+            raise UsageError(f"--resume: the file's run has variants {run.variants!r}, not {sorted(variants)!r}")
+        variants = list(run.variants)
+        failed_before = run.failed
+    out = args.out or args.resume
+    if out:
+        check_output(out, force=args.force or (out == args.resume))
+    todo = sorted(set(range(args.games)) - {r.index for r in done} - {f.index for f in failed_before})
+    failed: list[FailedGame] = []
+    interrupted = False
+    with dask_executor(args.dask, args.jobs) if args.dask else nullcontext(None) as executor:
+        try:
+            results = simulate(
+                args.games, args.seed, args.allied, args.italian, executor=executor, jobs=args.jobs,
+                scenario_dir=args.scenario, keep_log=args.logs, progress=not args.quiet, batch=args.batch,
+                only=todo, failed=failed, variants=variants,
+            )
+        except SimulationInterrupted as stop:
+            results, failed, interrupted = stop.results, stop.failed, True
+    results = sorted([*done, *results], key=lambda r: r.index)
+    failed = sorted([*failed_before, *failed], key=lambda f: f.index)
+    partial = interrupted or len(results) + len(failed) < args.games
+    if out:
+        run = Run(args.games, args.seed, args.allied, args.italian, args.logs, partial, failed, sorted(variants))
+        write_results(results, out, run)
+        if out != STDOUT:
+            print(f"wrote {len(results)} games to {out}" + (" (partial: --resume it to finish)" if partial else ""),
+                  file=sys.stderr)
+    head = []
+    if partial:
+        head.append(f"PARTIAL: {len(results)} of {args.games} games finished (interrupted)")
+    for f in failed:
+        head.append(f"failed: game {f.index} (seed {f.seed}): {f.error}")
+    text = summary(results)
+    print("\n".join([*head, text]), file=sys.stdout if out != STDOUT else sys.stderr)
+    if interrupted:
+        return 130
+    return 3 if failed else 0
+
+
+_DEFAULTS = {"games": 100, "seed": 0, "allied": "random", "italian": "random"}
+
+
+def _cmd_analyse(args: argparse.Namespace) -> int:
+    from cheren.files import open_position
+    from cheren.render.report_html import report_page
+    from cheren.study.analysis.evaluate import evaluate
+    from cheren.study.analysis.report import analyse
+
+    if args.bot:
+        args.allied = args.italian = args.bot
+    _budgeted(args)
+    _check_bots(args.allied, args.italian)
+    _check_count("--games", args.games, 0)
+    _check_jobs(args.jobs)
+    for path in (args.out, args.report):
+        if path:
+            check_output(path, force=args.force)
+    s = load_scenario(args.scenario)
+    record = open_position(args.position, s)
+    report = analyse(record.position)
+    print(report.explain())
+    evaluation = None
+    if args.games:
+        evaluation = evaluate(
+            record.position, args.games, allied=args.allied, italian=args.italian, seed=args.seed, jobs=args.jobs,
+            label=record.title, progress=not args.quiet,
+        )
+        print()
+        print(evaluation.explain())
+    if args.out:
+        data = {"position": record.name, "title": record.title, "date": record.date.isoformat(),
+                **(evaluation.to_json() if evaluation is not None else {"games": 0}),
+                "report": report.to_json()}
+        write_output(args.out, json.dumps(data, indent=1) + "\n")
+        print(f"wrote {args.out}")
+    if args.report:
+        write_output(args.report, report_page(f"{record.title} ({record.date:%d %B %Y})", report, evaluation))
+        print(f"wrote {args.report}")
+    return 0
+
+
+class UsageError(ValueError):
+    """A command line that asks for something impossible (exit status 2)."""
+
+
+def _check_bots(*names: str) -> None:
+    from cheren.players.bots import make_bot
+
+    for name in names:
+        try:
+            make_bot(name, 0)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+
+
+def _budgeted(args: argparse.Namespace) -> None:
+    """--budget N: the look-ahead bots on either side weigh N plans a Movement phase."""
+    budget = getattr(args, "budget", None)
+    if budget is None:
+        return
+    if budget < 1:
+        raise UsageError(f"--budget must be 1 or more, not {budget}")
+    for attr in ("allied", "italian"):
+        if getattr(args, attr) == "lookahead":
+            setattr(args, attr, f"lookahead:{budget}")
+
+
+def _check_variants(names: list[str] | None) -> list[str]:
+    from cheren.scenario.variants import VariantError, check_variants
+
+    try:
+        return sorted(check_variants(names or [], "--variant"))
+    except VariantError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _cmd_variants(args: argparse.Namespace) -> int:
+    from cheren.scenario.variants import VARIANTS
+
+    if args.name:
+        v = VARIANTS.get(args.name)
+        if v is None:
+            raise UsageError(f"unknown variant {args.name!r}; known: {', '.join(VARIANTS)}")
+        print(f"{v.name}: {v.title}\n  changes rules {', '.join(v.rules)}; from {v.source}\n\n{v.text}")
+        return 0
+    print("Optional rules (switch on with Game(..., variants=[...]), scenario.yaml's variants: or --variant):")
+    for v in VARIANTS.values():
+        print(f"  {v.name:16s} {v.summary} (rules {', '.join(v.rules)})")
+    return 0
+
+
+def _cmd_compare_variants(args: argparse.Namespace) -> int:
+    from cheren.study.analysis.variants_compare import compare_variants, report_markdown
+
+    _check_bots(args.allied, args.italian)
+    _check_count("--games", args.games, 1)
+    _check_jobs(args.jobs)
+    names = _check_variants(args.variant) or None
+    for target in (args.out, args.chart):
+        if target:
+            check_output(target, force=args.force)
+    comparison = compare_variants(names, games=args.games, seed=args.seed, allied=args.allied,
+                                  italian=args.italian, jobs=args.jobs, progress=not args.quiet,
+                                  scenario_dir=args.scenario)
+    text = report_markdown(comparison, chart=args.chart)
+    if args.chart:
+        from cheren.study.analysis.variants_compare import write_chart
+
+        write_chart(comparison, args.chart)
+    if args.out:
+        write_output(args.out, text)
+        if args.out != STDOUT:
+            print(f"wrote {args.out}", file=sys.stderr)
+    else:
+        print(text)
+    return 0
+
+
+def _check_count(flag: str, value: int, least: int) -> None:
+    if value < least:
+        raise UsageError(f"{flag} must be {least} or more, not {value}")
+
+
+def _check_jobs(jobs: int) -> None:
+    most = 4 * (os.cpu_count() or 1)
+    if not 1 <= jobs <= most:
+        raise UsageError(f"--jobs must be from 1 to {most} (four per CPU of this machine), not {jobs}")
+
+
+def _cmd_launch(args: argparse.Namespace) -> int:
+    from cheren.app.launch import LaunchError, launch
+
+    try:
+        return launch(args.command, args.dir, args.port, not args.no_browser)
+    except LaunchError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _cmd_lessons(args: argparse.Namespace) -> int:
+    from cheren.cli.lessons import run_lessons
+
+    return run_lessons(args.what, scenario_dir=args.scenario, progress=args.progress)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cheren", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    v = sub.add_parser("validate", help="check a scenario directory and summarise it")
+    v.add_argument("directory", nargs="?", default=None, help="scenario directory (default: the bundled one)")
+    v.set_defaults(func=_cmd_validate)
+
+    sc = sub.add_parser("schema", help="print the JSON Schema of the scenario files")
+    sc.add_argument("--file", choices=["scenario", *FILE_MODELS, "position", "lesson"], help="only this file's schema")
+    sc.add_argument("--out", help="write to this file instead of standard output")
+    sc.add_argument("--force", action="store_true", help="replace --out if it exists")
+    sc.set_defaults(func=_cmd_schema)
+
+    r = sub.add_parser("render", help="draw a position as SVG (the opening setup by default)")
+    r.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
+    r.add_argument(
+        "--position",
+        help="the position to draw: a library name (see `cheren positions`), a position file or save, or a code",
+    )
+    r.add_argument("--seed", type=int, default=0, help="dice seed for the opening setup's chit draw")
+    r.add_argument("--out", required=True, help="the SVG file to write (- for standard output)")
+    r.add_argument("--force", action="store_true", help="replace --out if it exists")
+    r.set_defaults(func=_cmd_render)
+
+    pos = sub.add_parser("positions", help="list the library of historical positions, or show one")
+    pos.add_argument("name", nargs="?", help="a library name, position file or code to show")
+    pos.add_argument("--code", action="store_true", help="print only the position's one-line code")
+    pos.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
+    pos.set_defaults(func=_cmd_positions)
+
+    for name, text, port in (
+        ("app", "open the app in the browser (Voila on the app notebook): the map, the game, autosaved", 8866),
+        ("lab", "open JupyterLab on the notebooks (the app, the course, analysis)", 8888),
+    ):
+        la = sub.add_parser(name, help=text)
+        la.add_argument("--dir", default=None, help="the folder to serve (default: the clone's notebooks, or, "
+                        "installed, ./cheren-notebooks, filled with the bundled notebooks)")
+        la.add_argument("--port", type=int, default=port, help=f"the port (default {port})")
+        la.add_argument("--no-browser", action="store_true", help="do not open a browser")
+        la.set_defaults(func=_cmd_launch)
+
+    le = sub.add_parser(
+        "lessons",
+        help="the course: list the lessons, show one, or check them all",
+        description="cheren lessons: list the course; cheren lessons NAME: one lesson's exercises; "
+        "cheren lessons check [NAME|FILE ...]: prove every solution passes and every listed wrong answer fails.",
+    )
+    le.add_argument("what", nargs="*", help="nothing (the list), a lesson name or file, or: check [NAME|FILE ...]")
+    le.add_argument("--progress", default=None, help="the progress file to show stars from (default: the learner's)")
+    le.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
+    le.set_defaults(func=_cmd_lessons)
+
+    an = sub.add_parser("analyse", help="analyse a position: attacks, threats, supply, and play-outs")
+    an.add_argument("position", help="a library name (see `cheren positions`), a position file or save, or a code")
+    an.add_argument("--games", type=int, default=0, help="play the position out this many times (default 0)")
+    an.add_argument("--allied", default="heuristic", help="bot for the Allies in the play-outs")
+    an.add_argument("--italian", default="heuristic", help="bot for the Italians in the play-outs")
+    an.add_argument("--bot", default=None, help="the bot for both sides in the play-outs (heuristic, lookahead)")
+    an.add_argument("--budget", type=int, default=None, help="plans the lookahead bot weighs per Movement phase")
+    an.add_argument("--seed", type=int, default=0, help="the play-outs' seed: same seed, same play-outs")
+    an.add_argument("--jobs", type=int, default=1, help="worker processes for the play-outs (default 1)")
+    an.add_argument("--out", help="write the report and the play-outs' statistics here as JSON")
+    an.add_argument("--report", help="write one self-contained HTML page (map, report, charts) here")
+    an.add_argument("--force", action="store_true", help="replace --out and --report if they exist")
+    an.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
+    an.add_argument("--quiet", action="store_true", help="no progress bar")
+    an.set_defaults(func=_cmd_analyse)
+
+    sim = sub.add_parser("simulate", help="play many bot-against-bot games and summarise them")
+    sim.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    sim.add_argument("--seed", type=int, default=0, help="the run's seed: same seed, same games")
+    sim.add_argument("--allied", default="random",
+                     help="bot for the Allies: random (the default), heuristic, lookahead or lookahead:N")
+    sim.add_argument("--italian", default="random",
+                     help="bot for the Italians: random (the default), heuristic, lookahead or lookahead:N")
+    sim.add_argument("--jobs", type=int, default=1, help="worker processes (default 1; with --dask local, its workers)")
+    sim.add_argument("--dask", metavar="ADDRESS",
+                     help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786), or on a new "
+                          "local one: --dask local (needs pip install 'cheren[cluster]')")
+    sim.add_argument("--batch", type=int, default=None, help="games per task sent to the workers (default: about "
+                     "eight tasks per worker)")
+    sim.add_argument("--out", help="write per-game results here (.json or .csv; - for JSON on standard output)")
+    sim.add_argument("--force", action="store_true", help="replace --out if it exists")
+    sim.add_argument("--resume", metavar="FILE", help="finish the partial run in this JSON results file (an "
+                     "interrupted sweep writes one); the games already there are kept")
+    sim.add_argument("--logs", action="store_true", help="keep each game's action log in the JSON (for replay)")
+    sim.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
+    sim.add_argument("--budget", type=int, default=None,
+                     help="plans the lookahead bot weighs per Movement phase (default 8; fewer: faster, weaker)")
+    sim.add_argument("--variant", action="append", metavar="NAME",
+                     help="switch an optional rule on (repeatable; `cheren variants` lists them)")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.set_defaults(func=_cmd_simulate)
+
+    va = sub.add_parser("variants", help="list the optional rules (variants), or show one")
+    va.add_argument("name", nargs="?", help="a variant to show in full")
+    va.set_defaults(func=_cmd_variants)
+
+    cv = sub.add_parser("compare-variants",
+                        help="play each optional rule against the standard rules on the same seeds and compare")
+    cv.add_argument("--variant", action="append", metavar="NAME", help="a variant to compare (default: all)")
+    cv.add_argument("--games", type=int, default=200, help="games per rule set (default 200)")
+    cv.add_argument("--seed", type=int, default=0, help="the run's seed: every rule set plays the same seeds")
+    cv.add_argument("--allied", default="heuristic", help="bot for the Allies (default heuristic)")
+    cv.add_argument("--italian", default="heuristic", help="bot for the Italians (default heuristic)")
+    cv.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    cv.add_argument("--out", help="write the report (Markdown) here instead of standard output")
+    cv.add_argument("--chart", help="write the chart (PNG) here (needs the analysis extra: matplotlib)")
+    cv.add_argument("--force", action="store_true", help="replace --out and --chart if they exist")
+    cv.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
+    cv.add_argument("--quiet", action="store_true", help="no progress bar")
+    cv.set_defaults(func=_cmd_compare_variants)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one subcommand.  Every failure a user can cause (bad data, a bad save or position, a
+    file that cannot be read or written, a bad option) ends in one clear message on standard
+    error and a non-zero exit status, never a traceback."""
+    from cheren.files.position_saves import SaveError
+    from cheren.players.cluster import ClusterError
+    from cheren.study.lessons.files import LessonError
+
+    args = build_parser().parse_args(argv)
+    name = f"cheren {args.command}"
+    previous = _terminate_as_interrupt()
+    try:
+        return int(args.func(args))
+    except UsageError as exc:
+        print(f"{name}: {exc}", file=sys.stderr)
+        return 2
+    except (ScenarioError, SaveError, LessonError) as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    except (OSError, ClusterError) as exc:
+        if isinstance(exc, BrokenPipeError):  # the reader went away (`cheren positions | head`)
+            return 0
+        print(f"{name}: {_os_message(exc)}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"{name}: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _os_message(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror and exc.filename:
+        return f"{exc.filename}: {exc.strerror}"
+    return str(exc)
+
+
+def _terminate_as_interrupt() -> Any:
+    """SIGTERM stops a command as Ctrl-C does (a sweep then keeps what it finished)."""
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        return signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread (an embedding program): leave signals alone
+        return None
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

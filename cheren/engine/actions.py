@@ -1,0 +1,224 @@
+"""Actions: everything a player does, as small immutable values.  Humans, bots, notebooks and
+tests all hand these to :meth:`cheren.engine.game.Game.apply`; the log stores them as JSON."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from cheren.hexes import Hex
+
+
+def hex_text(h: Hex) -> str:
+    """A hex's label, or its coordinates when it lies off the labelled grid."""
+    try:
+        return h.label
+    except (ValueError, AttributeError, TypeError):
+        return str(tuple(h)) if isinstance(h, tuple) else repr(h)
+
+
+@dataclass(frozen=True)
+class Action:
+    kind: ClassVar[str] = "action"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, Hex):
+                value = value.label
+            elif isinstance(value, tuple):
+                value = [v.label if isinstance(v, Hex) else v for v in value]
+            out[f.name] = value
+        return out
+
+    def describe(self) -> str:
+        return self.kind
+
+
+@dataclass(frozen=True)
+class EndPhase(Action):
+    """Finish the current phase (7.0)."""
+
+    kind: ClassVar[str] = "end_phase"
+
+    def describe(self) -> str:
+        return "end the phase"
+
+
+@dataclass(frozen=True)
+class Move(Action):
+    """Move one unit along a path of adjacent hexes (9.0, 10.0, 13.0); the path excludes the start."""
+
+    kind: ClassVar[str] = "move"
+    unit: str
+    path: tuple[Hex, ...]
+
+    @property
+    def to(self) -> Hex:
+        return self.path[-1]
+
+    def describe(self) -> str:
+        return f"move {self.unit} to {hex_text(self.path[-1]) if self.path else 'nowhere'}"
+
+
+@dataclass(frozen=True)
+class RemoveStep(Action):
+    """The owner removes one step from a unit (3.1 over-stacking, 8.1 arrival losses)."""
+
+    kind: ClassVar[str] = "remove_step"
+    unit: str
+
+    def describe(self) -> str:
+        return f"remove a step from {self.unit}"
+
+
+@dataclass(frozen=True)
+class Replace(Action):
+    """Replace one step of an allied unit on a replacement turn (8.3)."""
+
+    kind: ClassVar[str] = "replace"
+    unit: str
+
+    def describe(self) -> str:
+        return f"replace a step of {self.unit}"
+
+
+@dataclass(frozen=True)
+class ChooseArrival(Action):
+    """Take an arrival option for the units sharing an arrival code (8.4: K7-F8)."""
+
+    kind: ClassVar[str] = "choose_arrival"
+    code: str
+    postpone: bool
+
+    def describe(self) -> str:
+        return f"{'postpone' if self.postpone else 'take'} the {self.code} arrival"
+
+
+@dataclass(frozen=True)
+class Place(Action):
+    """Place a unit where a rule lets its owner choose: a defector one hex away (6.0), an
+    Italian reinforcement in a Tigre town (8.2)."""
+
+    kind: ClassVar[str] = "place"
+    unit: str
+    hex: Hex
+
+    def describe(self) -> str:
+        return f"place {self.unit} in {hex_text(self.hex)}"
+
+
+@dataclass(frozen=True)
+class Retreat(Action):
+    """Retreat a stack one hex (11.7; 8.1 uses the same rule)."""
+
+    kind: ClassVar[str] = "retreat"
+    units: tuple[str, ...]
+    to: Hex
+
+    def describe(self) -> str:
+        return f"retreat {', '.join(self.units)} to {hex_text(self.to)}"
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    cls.kind: cls for cls in (EndPhase, Move, RemoveStep, Replace, ChooseArrival, Place, Retreat)
+}
+
+
+def register(cls: type[Action]) -> type[Action]:
+    """Later rule areas (combat, chits) add their action types here."""
+    ACTION_TYPES[cls.kind] = cls
+    return cls
+
+
+MAX_TEXT = 200  # characters in an id or a label an action names
+MAX_ITEMS = 64  # hexes in a path, units in a list
+MAX_COORD = 10_000  # hexes far off any map are refused, not walked
+
+
+def field_problem(kind: str, name: str, annotation: str, value: object) -> str | None:
+    """Why ``value`` cannot stand in the field ``name`` of an action (by its annotation), or None."""
+    def hex_ok(v: object) -> bool:
+        return (isinstance(v, Hex) and type(v.q) is int and type(v.r) is int
+                and abs(v.q) <= MAX_COORD and abs(v.r) <= MAX_COORD)
+
+    if annotation == "str":
+        ok = isinstance(value, str) and len(value) <= MAX_TEXT
+        want = f"a text of at most {MAX_TEXT} characters"
+    elif annotation == "bool":
+        ok = type(value) is bool
+        want = "true or false"
+    elif annotation == "Hex":
+        ok = hex_ok(value)
+        want = "a hex"
+    elif annotation == "tuple[Hex, ...]":
+        ok = isinstance(value, tuple) and len(value) <= MAX_ITEMS and all(hex_ok(v) for v in value)
+        want = f"a list of at most {MAX_ITEMS} hexes"
+    elif annotation == "tuple[str, ...]":
+        ok = isinstance(value, tuple) and len(value) <= MAX_ITEMS and all(
+            isinstance(v, str) and len(v) <= MAX_TEXT for v in value)
+        want = f"a list of at most {MAX_ITEMS} names"
+    else:
+        return None
+    return None if ok else f"{kind}: {name} must be {want}"
+
+
+def shape_problem(action: object) -> str | None:
+    """Why an object cannot be an action at all (the wrong type, a field of the wrong kind), or
+    None: the legality gate asks this before any rule, so no rule sees a malformed action."""
+    if not isinstance(action, Action):
+        return f"{type(action).__name__} is not an action"
+    for f in fields(action):
+        problem = field_problem(action.kind, f.name, str(f.type), getattr(action, f.name))
+        if problem is not None:
+            return problem
+    return None
+
+
+def action_from_json(data: Any) -> Action:
+    """An action from its JSON form; anything malformed raises ValueError naming the field."""
+    if not isinstance(data, dict):
+        raise ValueError(f"an action is a JSON object, not {type(data).__name__}")
+    raw_kind = data.get("kind")
+    cls = ACTION_TYPES.get(raw_kind) if isinstance(raw_kind, str) else None
+    if cls is None:
+        shown = raw_kind if isinstance(raw_kind, str) and len(raw_kind) <= 40 else type(raw_kind).__name__
+        raise ValueError(f"unknown action kind {shown!r}")
+    kind = cls.kind
+    kwargs: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name not in data:
+            raise ValueError(f"action {kind}: missing field {f.name!r}")
+        value = data[f.name]
+        annotation = str(f.type)
+        try:
+            if annotation == "Hex":
+                value = _label(value)
+            elif annotation.startswith("tuple[Hex"):
+                value = tuple(_label(v) for v in _items(value))
+            elif annotation.startswith("tuple["):
+                value = tuple(_items(value))
+        except ValueError as exc:
+            raise ValueError(f"action {kind}: {f.name}: {exc}") from None
+        problem = field_problem(kind, f.name, annotation, value)
+        if problem is not None:
+            raise ValueError(problem)
+        kwargs[f.name] = value
+    extra = set(data) - {f.name for f in fields(cls)} - {"kind"}
+    if extra:
+        names = sorted(str(x)[:40] for x in extra)[:5]
+        raise ValueError(f"action {kind}: unknown fields {names}")
+    return cls(**kwargs)
+
+
+def _items(value: Any) -> list[Any]:
+    if not isinstance(value, list) or len(value) > MAX_ITEMS:
+        raise ValueError(f"expected a list of at most {MAX_ITEMS} items")
+    return value
+
+
+def _label(value: Any) -> Hex:
+    if not isinstance(value, str) or len(value) > 8:
+        raise ValueError("expected a hex label such as \"0712\"")
+    return Hex.from_label(value)

@@ -1,0 +1,473 @@
+"""What-if for one attack: the odds with every reason, and the exact chances of every outcome.
+
+Pure: nothing here changes a position or a game.  The chance is one die (11.5), so the
+distribution is exact (:class:`fractions.Fraction`, sixths).  The players' choices during a
+combat are stated up front as :class:`Choices` (the defender retreats when it can or takes the
+loss; the attacker pushes or not, 11.7 and 11.8); which unit loses each step does not change
+the number of steps lost, so it is not a choice here.
+
+    >>> w = what_if(position, proposed("0403", ["ind_5", "ind_9"], air=True))
+    >>> print(w.explain())                 # Markdown a teacher can read out
+    >>> w.distribution, w.expected_defender_steps
+    >>> compare(position, w.attack, without=["ind_9"]).explain()
+
+Steps lost to over-stacking in the hex a stack retreats into (3.1) are not counted; the
+what-if says so when every retreat hex would be over the limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Protocol
+
+from cheren.engine.position import Position, chit_key
+from cheren.engine.registry import Refusal
+from cheren.engine.rules.combat_eligibility import air_refusal, air_unit, attack_refusal
+from cheren.engine.rules.combat_odds import Odds, Shift, compute_odds, defenders_in
+from cheren.engine.rules.combat_resolution import PUSH_ROLLS, modifiers_from_effects
+from cheren.engine.rules.optional_rules import push_allowed
+from cheren.engine.rules.retreat import retreat_options
+from cheren.engine.rules.stacking import stack_value
+from cheren.hexes import Hex
+from cheren.scenario.models import CombatResult
+
+SIXTH = Fraction(1, 6)
+
+
+class AttackLike(Protocol):
+    """Anything naming an attack: a :class:`ProposedAttack` or the game's ``Attack`` action."""
+
+    @property
+    def target(self) -> Hex: ...
+    @property
+    def attackers(self) -> tuple[str, ...]: ...
+    @property
+    def air(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class ProposedAttack:
+    target: Hex
+    attackers: tuple[str, ...]
+    air: bool = False
+
+
+def proposed(target: Hex | str, attackers: Iterable[str], air: bool = False) -> ProposedAttack:
+    """An attack to study; ``target`` may be a hex label like ``"0403"``."""
+    h = Hex.from_label(target) if isinstance(target, str) else target
+    return ProposedAttack(h, tuple(attackers), air)
+
+
+@dataclass(frozen=True)
+class Choices:
+    """The choices the players are assumed to make during the combat."""
+
+    defender_retreats: bool = True  # on an "r", retreat when possible; else stay and lose a step (11.7)
+    attacker_pushes: bool = False  # push whenever 11.8 allows it
+    max_pushes: int | None = None  # at most this many pushes (None: as long as allowed)
+    losses_first: tuple[str, ...] = ()  # defenders that take steps first; the rest in the hex's order (11.6)
+
+    def describe(self) -> str:
+        d = "the defender retreats when it can (otherwise it stays and loses a step)" if self.defender_retreats \
+            else "the defender always stays and takes the extra loss instead of retreating"
+        if not self.attacker_pushes or self.max_pushes == 0:
+            a = "the attacker never pushes"
+        elif self.max_pushes is None:
+            a = "the attacker pushes whenever it may"
+        else:
+            a = f"the attacker pushes whenever it may, at most {self.max_pushes} time(s)"
+        first = f"; losses fall first on {', '.join(self.losses_first)}" if self.losses_first else ""
+        return f"{d}; {a}{first}"
+
+
+@dataclass(frozen=True, order=True)
+class Outcome:
+    """What one combat did, in steps (11.6) and to the hex."""
+
+    attacker_steps: int
+    defender_steps: int
+    defender_eliminated: bool
+    vacated: bool  # the defenders retreated or were eliminated (an advance is possible, 11.9)
+    retreated: bool = False
+    pushes: int = 0
+
+    def describe(self) -> str:
+        parts = [f"attacker loses {self.attacker_steps}", f"defender loses {self.defender_steps}"]
+        if self.defender_eliminated:
+            parts.append("defender eliminated")
+        elif self.retreated:
+            parts.append("defender retreats")
+        elif not self.vacated:
+            parts.append("defender holds")
+        if self.pushes:
+            parts.append(f"{self.pushes} push{'es' if self.pushes > 1 else ''}")
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class DieRoll:
+    die: int
+    result: CombatResult
+    outcome: Outcome
+    story: str
+
+
+@dataclass(frozen=True)
+class WhatIf:
+    """The odds of an attack and the exact distribution of its outcomes under ``choices``."""
+
+    attack: ProposedAttack
+    odds: Odds
+    choices: Choices
+    rolls: tuple[DieRoll, ...]
+    distribution: dict[Outcome, Fraction]
+    attacker_total_steps: int
+    defender_total_steps: int
+    can_retreat: bool
+    refusal: Refusal | None = None  # why the position's rules would refuse it (not what this phase used up)
+    notes: tuple[str, ...] = field(default=())
+
+    # -- the odds ------------------------------------------------------------------------------
+    @property
+    def raw_ratio(self) -> str:
+        return self.odds.raw
+
+    @property
+    def shifts(self) -> tuple[Shift, ...]:
+        return self.odds.shifts
+
+    @property
+    def column(self) -> str:
+        return self.odds.column_name
+
+    @property
+    def results(self) -> tuple[CombatResult, ...]:
+        return self.odds.results
+
+    @property
+    def legal(self) -> bool:
+        return self.refusal is None
+
+    # -- the chances -----------------------------------------------------------------------------
+    def probability(self, event: Callable[[Outcome], bool]) -> Fraction:
+        return sum((p for o, p in self.distribution.items() if event(o)), Fraction(0))
+
+    def expected(self, value: Callable[[Outcome], int]) -> Fraction:
+        return sum((p * value(o) for o, p in self.distribution.items()), Fraction(0))
+
+    @property
+    def expected_attacker_steps(self) -> Fraction:
+        return self.expected(lambda o: o.attacker_steps)
+
+    @property
+    def expected_defender_steps(self) -> Fraction:
+        return self.expected(lambda o: o.defender_steps)
+
+    @property
+    def p_vacated(self) -> Fraction:
+        return self.probability(lambda o: o.vacated)
+
+    @property
+    def p_defender_eliminated(self) -> Fraction:
+        return self.probability(lambda o: o.defender_eliminated)
+
+    # -- words -----------------------------------------------------------------------------------
+    def summary(self) -> str:
+        """One line: odds, column and the headline chances."""
+        return (
+            f"{self.odds.explain()}; vacated {_pct(self.p_vacated)}, expected steps lost: attacker "
+            f"{_num(self.expected_attacker_steps)}, defender {_num(self.expected_defender_steps)}"
+        )
+
+    def explain(self) -> str:
+        """A Markdown account a teacher can read: odds and shifts with rules, the six results,
+        and the chances."""
+        p = self.odds
+        lines = [f"**Attack on {self.attack.target.label}**", ""]
+        lines.append(f"- Strength: {p.attack_sp} attacking vs {p.defence_sp} defending (11.0)")
+        lines.append(f"- Odds: {p.explain()}")
+        lines += [f"- {n}" for n in p.notes]
+        if not p.shifts:
+            lines.append("- No column shifts (11.1, 11.4)")
+        lines.append(f"- Final column: **{p.column_name}** (11.5)")
+        if self.refusal is not None:
+            lines.append(f"- The rules would refuse this attack now: {self.refusal}")
+        lines += [f"- {n}" for n in self.notes]
+        lines += ["", f"Assumed: {self.choices.describe()}.", ""]
+        lines += ["| die | result | what happens | attacker steps | defender steps |", "|---|---|---|---|---|"]
+        for r in self.rolls:
+            o = r.outcome
+            lines.append(f"| {r.die} | {r.result} | {r.story} | {o.attacker_steps} | {o.defender_steps} |")
+        lines += ["", "| outcome | chance |", "|---|---|"]
+        for o, pr in sorted(self.distribution.items(), key=lambda kv: (-kv[1], kv[0])):
+            lines.append(f"| {o.describe()} | {pr} ({_pct(pr)}) |")
+        lines += [
+            "",
+            f"Expected steps lost: attacker {_num(self.expected_attacker_steps)}, defender "
+            f"{_num(self.expected_defender_steps)}.  Hex vacated: {self.p_vacated} ({_pct(self.p_vacated)}); "
+            f"defender eliminated: {self.p_defender_eliminated} ({_pct(self.p_defender_eliminated)}).",
+        ]
+        return "\n".join(lines)
+
+    def _repr_markdown_(self) -> str:
+        return self.explain()
+
+
+def what_if(
+    position: Position,
+    attack: AttackLike,
+    *,
+    choices: Choices | None = None,
+    extra_shift: int = 0,
+    shifts: Iterable[Shift] = (),
+    chits: Iterable[str] = (),
+) -> WhatIf:
+    """The odds and the exact outcome distribution of ``attack`` in ``position``, resolved at
+    once.  ``extra_shift`` adds columns (positive: the attacker's favour), e.g. to ask what a
+    terrain or support change would do; ``shifts`` adds named shifts; ``chits`` (instances such
+    as ``air_strike.1``, or keys) are taken as played on this attack by their owners (5.1), so a
+    player sees what a chit in the hand would do.  Never changes anything."""
+    choices = choices or Choices()
+    target = attack.target
+    attackers = tuple(attack.attackers)
+    if not attackers:
+        raise ValueError("an attack needs at least one attacking unit")
+    sides = {position.units[u].side for u in attackers}
+    if len(sides) != 1:
+        raise ValueError("the attacking units belong to both sides")
+    side = sides.pop()
+    air = air_unit(position, side) if attack.air else None
+    if attack.air and air is None:
+        raise ValueError(f"the {side.adjective} side has no air support unit")
+    extra = [*shifts]
+    if extra_shift:
+        extra.append(Shift(extra_shift, "what-if", "a what-if change"))
+    effects = []
+    for instance in chits:
+        chit = position.scenario.chits[chit_key(instance)]
+        effects.append({"effect": chit.effect, "side": chit.side.value, "params": dict(chit.params), "chit": instance})
+    mods = modifiers_from_effects(position.scenario, effects, side)
+    odds = compute_odds(
+        position,
+        attackers,
+        target,
+        air,
+        extra_shifts=[*extra, *mods["extra_shifts"]],
+        support_bonus=mods["support_bonus"],
+        support_winner=mods["support_winner"],
+    )
+    refusal = attack_refusal(position, attackers, target, attack.air)
+    if refusal is None and attack.air:
+        refusal = air_refusal(position, side)
+    defenders = defenders_in(position, target, side)
+    options = retreat_options(position, list(defenders), target)
+    notes = []
+    if options.possible and all(_overstacks(position, defenders, h) for h in options.hexes):
+        notes.append("every retreat hex would be over-stacked: the steps 3.1 removes there are not counted")
+    for uid in attackers:
+        where = position.units[uid].hex
+        if where is not None and not where.is_adjacent(target):
+            name = position.scenario.units[uid].name
+            notes.append(f"{name} fires from two hexes away ({where.label}; artillery-range variant)")
+    if not push_allowed(position) and choices.attacker_pushes:
+        choices = replace(choices, attacker_pushes=False)
+        notes.append("no push: a loss taken instead of a retreat is final (losses-stand variant, 11.8 off)")
+    att_steps = sum(position.steps_left(u) for u in attackers)
+    def_steps = sum(position.steps_left(u) for u in defenders)
+    retreat_cache: dict[tuple[str, ...], bool] = {tuple(sorted(defenders)): options.possible}
+
+    def can_retreat(units: tuple[str, ...]) -> bool:
+        key = tuple(sorted(units))
+        if key not in retreat_cache:
+            retreat_cache[key] = retreat_options(position, list(units), target).possible
+        return retreat_cache[key]
+
+    rolls = []
+    distribution: dict[Outcome, Fraction] = {}
+    for die, result in enumerate(odds.results, start=1):
+        stack = _Stack(position, defenders, choices.losses_first)
+        # the push looks at the die as the variant's modifiers move it, as the engine does
+        outcome, story = _play_out(odds.row(die), result, att_steps, stack, can_retreat, choices)
+        rolls.append(DieRoll(die, result, outcome, story))
+        distribution[outcome] = distribution.get(outcome, Fraction(0)) + SIXTH
+    return WhatIf(
+        attack=ProposedAttack(target, attackers, attack.air),
+        odds=odds,
+        choices=choices,
+        rolls=tuple(rolls),
+        distribution=distribution,
+        attacker_total_steps=att_steps,
+        defender_total_steps=def_steps,
+        can_retreat=options.possible,
+        refusal=refusal,
+        notes=tuple(notes),
+    )
+
+
+class _Stack:
+    """The defending stack during a what-if: steps per unit, lost in the stated order (11.6:
+    artillery only when the stack retreats or no other unit is left)."""
+
+    def __init__(self, position: Position, units: tuple[str, ...], first: tuple[str, ...]) -> None:
+        self.order = [u for u in first if u in units] + [u for u in units if u not in first]
+        self.steps = {u: position.steps_left(u) for u in units}
+        self.artillery = {u for u in units if position.scenario.units[u].type.artillery}
+
+    def alive(self) -> tuple[str, ...]:
+        return tuple(u for u in self.order if self.steps[u] > 0)
+
+    def total(self) -> int:
+        return sum(self.steps.values())
+
+    def lose(self, n: int, artillery_ok: bool) -> int:
+        lost = 0
+        for _ in range(n):
+            alive = self.alive()
+            if not alive:
+                break
+            others = [u for u in alive if u not in self.artillery]
+            unit = (alive if artillery_ok or not others else others)[0]
+            self.steps[unit] -= 1
+            lost += 1
+        return lost
+
+
+def _play_out(
+    die: int,
+    result: CombatResult,
+    attacker_steps: int,
+    stack: _Stack,
+    can_retreat: Callable[[tuple[str, ...]], bool],
+    choices: Choices,
+) -> tuple[Outcome, str]:
+    """One die roll carried through 11.5-11.8 under ``choices``, as the engine resolves it: the
+    defender's choice on an "r" (none when the result eliminates it), its losses, the retreat or
+    the extra step, the pushes (each followed by a new choice, judged on the units left), then
+    the attacker's losses."""
+    start = stack.total()
+    a_lost = pushes = 0
+    retreated = stayed = False
+    story: list[str] = []
+    able = can_retreat(stack.alive())  # the choice is made before the losses (11.6, 11.7)
+    if result.retreat and result.defender < start:
+        retreated = choices.defender_retreats and able
+        stayed = not retreated
+    if result.defender:
+        stack.lose(result.defender, artillery_ok=retreated)
+        story.append(f"defender loses {result.defender}")
+    if retreated:
+        story.append("defender retreats")
+    elif stayed:
+        stack.lose(1, artillery_ok=False)
+        story.append("defender stays and loses 1" if able else "defender cannot retreat and loses 1")
+        while (
+            die in PUSH_ROLLS
+            and choices.attacker_pushes
+            and (choices.max_pushes is None or pushes < choices.max_pushes)
+            and stack.alive()
+            and attacker_steps - a_lost > result.attacker  # a step to spare beyond the table's loss (11.8)
+        ):
+            pushes += 1
+            a_lost += 1
+            if choices.defender_retreats and can_retreat(stack.alive()):
+                retreated = True
+                story.append("attacker pushes (loses 1), defender retreats")
+                break
+            stack.lose(1, artillery_ok=False)
+            story.append("attacker pushes (loses 1), defender loses 1 more")
+    paid = min(result.attacker, attacker_steps - a_lost)
+    a_lost += paid
+    if paid:
+        story.append(f"attacker loses {paid}")
+    eliminated = not stack.alive()
+    if eliminated:
+        story.append("defender eliminated")
+    outcome = Outcome(a_lost, start - stack.total(), eliminated, eliminated or retreated, retreated and not eliminated,
+                      pushes)
+    return outcome, "; ".join(story) or "no effect"
+
+
+# -- comparisons ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Comparison:
+    """The same attack before and after one change."""
+
+    base: WhatIf
+    variant: WhatIf
+    change: str
+
+    @property
+    def column_change(self) -> int:
+        return self.variant.odds.column - self.base.odds.column
+
+    def explain(self) -> str:
+        b, v = self.base, self.variant
+        rows = [
+            ("column", b.column, v.column),
+            ("odds", b.odds.explain(), v.odds.explain()),
+            ("hex vacated", _pct(b.p_vacated), _pct(v.p_vacated)),
+            ("defender eliminated", _pct(b.p_defender_eliminated), _pct(v.p_defender_eliminated)),
+            ("expected attacker steps lost", _num(b.expected_attacker_steps), _num(v.expected_attacker_steps)),
+            ("expected defender steps lost", _num(b.expected_defender_steps), _num(v.expected_defender_steps)),
+        ]
+        lines = [f"**{self.change}** (attack on {b.attack.target.label})", "", "| | as proposed | with the change |",
+                 "|---|---|---|"]
+        lines += [f"| {name} | {x} | {y} |" for name, x, y in rows]
+        return "\n".join(lines)
+
+    def _repr_markdown_(self) -> str:
+        return self.explain()
+
+
+def compare(
+    position: Position,
+    attack: AttackLike,
+    *,
+    without: Iterable[str] = (),
+    adding: Iterable[str] = (),
+    with_air: bool | None = None,
+    extra_shift: int = 0,
+    choices: Choices | None = None,
+) -> Comparison:
+    """``attack`` as proposed against the same attack without some units, with more units,
+    with or without the air unit, or shifted by ``extra_shift`` columns (a terrain or support
+    change: positive helps the attacker)."""
+    base_attack = ProposedAttack(attack.target, tuple(attack.attackers), attack.air)
+    drop, add = set(without), [u for u in adding if u not in base_attack.attackers]
+    units = tuple(u for u in base_attack.attackers if u not in drop) + tuple(add)
+    variant = replace(base_attack, attackers=units, air=base_attack.air if with_air is None else with_air)
+    words = []
+    names = position.scenario.units
+    if drop:
+        words.append("without " + ", ".join(names[u].name for u in sorted(drop)))
+    if add:
+        words.append("adding " + ", ".join(names[u].name for u in add))
+    if with_air is not None and with_air != base_attack.air:
+        words.append("with the air unit" if with_air else "without the air unit")
+    if extra_shift:
+        words.append(f"{abs(extra_shift)} column{'s' if abs(extra_shift) != 1 else ''} "
+                     f"{'right' if extra_shift > 0 else 'left'}")
+    return Comparison(
+        what_if(position, base_attack, choices=choices),
+        what_if(position, variant, choices=choices, extra_shift=extra_shift),
+        "; ".join(words) or "no change",
+    )
+
+
+def _overstacks(position: Position, units: tuple[str, ...], h: Hex) -> bool:
+    s = position.scenario
+    if not units:
+        return False
+    side = position.units[units[0]].side
+    moving = sum(s.units[u].stack for u in units)
+    return stack_value(position, h, side) + moving > s.hexes[h].stack_limit
+
+
+def _pct(p: Fraction) -> str:
+    return f"{float(p) * 100:.0f}%"
+
+
+def _num(x: Fraction) -> str:
+    return f"{float(x):.2f}"

@@ -1,0 +1,584 @@
+"""Movement, rules 9.0 and 9.1 with the ZoC effects of 4.0.
+
+Costs are kept as whole "ticks" (the smallest fraction of a movement point the terrain key
+uses, e.g. half points for roads) so sums are exact and comparisons never suffer rounding.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field
+from fractions import Fraction
+from operator import itemgetter
+from typing import Any, NamedTuple
+from weakref import WeakKeyDictionary
+
+from cheren.engine.position import Position, Status, Supply
+from cheren.engine.rules.zoc import Zoc, zoc_map
+from cheren.engine.wording import hex_text, mp_text
+from cheren.hexes import Hex, Hexside
+from cheren.scenario.compiled import Scenario
+from cheren.scenario.models import Side
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """Moving from one hex into a neighbour: its cost in ticks, or why it is impossible."""
+
+    to: Hex
+    ticks: int  # -1: cannot be entered at all (unplayable or impassable terrain)
+    off_road_ticks: int  # the cost when road movement is denied (a Roadblock chit)
+    road: bool
+    river: bool
+    mountain: bool
+
+
+@dataclass(frozen=True)
+class MoveGraph:
+    scale: int  # ticks per movement point
+    river_ticks: int
+    edges: dict[Hex, tuple[Edge, ...]]
+
+    def mp(self, ticks: int) -> Fraction:
+        return Fraction(ticks, self.scale)
+
+
+_GRAPHS: WeakKeyDictionary[Scenario, MoveGraph] = WeakKeyDictionary()
+
+
+def move_graph(s: Scenario) -> MoveGraph:
+    """The static movement costs of a scenario's map, built once per scenario."""
+    graph = _GRAPHS.get(s)
+    if graph is None:
+        graph = _build_graph(s)
+        _GRAPHS[s] = graph
+    return graph
+
+
+def _ticks_scale(values: list[float]) -> int:
+    scale = 1
+    for v in values:
+        denominator = Fraction(v).limit_denominator(1000).denominator
+        scale = scale * denominator // math.gcd(scale, denominator)
+    return scale
+
+
+def _build_graph(s: Scenario) -> MoveGraph:
+    key = s.terrain_key
+    costs = [t.move_cost for t in key.terrain if t.move_cost is not None]
+    costs += [key.river.move_cost]
+    road_cost = key.road.move_cost
+    if road_cost is not None:
+        costs.append(road_cost)
+    scale = _ticks_scale(costs)
+
+    known: dict[float, int] = {}
+
+    def ticks(mp: float) -> int:
+        found = known.get(mp)
+        if found is None:  # a terrain key has a handful of costs; thousands of hexsides share them
+            found = known[mp] = round(Fraction(mp).limit_denominator(1000) * scale)
+        return found
+
+    # A hex "has a road" if any road hexside touches it; following a track onto such a hex
+    # pays the road cost (9.0: "from track onto road").
+    road_hexes = {h for side in s.road_sides for h in side}
+    edges: dict[Hex, tuple[Edge, ...]] = {}
+    for h in s.playable:
+        out = []
+        for n in h.neighbours():
+            info = s.hexes.get(n)
+            if info is None or not info.playable or info.move_cost is None:
+                if info is not None:
+                    out.append(Edge(n, -1, -1, False, False, info.mountain))
+                continue
+            side = Hexside.between(h, n)
+            river = side in s.river_sides
+            on_road = road_cost is not None and (
+                side in s.road_sides or (side in s.track_sides and n in road_hexes)
+            )
+            off_road = ticks(info.move_cost) + (ticks(key.river.move_cost) if river else 0)
+            if on_road:
+                assert road_cost is not None
+                cost = ticks(road_cost)
+            else:
+                cost = off_road
+            out.append(Edge(n, cost, off_road, on_road, river, info.mountain))
+        edges[h] = tuple(out)
+    return MoveGraph(scale, ticks(key.river.move_cost), edges)
+
+
+# -- who may move ---------------------------------------------------------------------------
+def immobile_reason(position: Position, unit_id: str) -> tuple[str, str] | None:
+    """(rule, reason) if the unit may not move at all now, else None."""
+    unit = position.units[unit_id]
+    d = position.scenario.units[unit_id]
+    if unit.status is not Status.MAP:
+        return ("9.0", f"{d.name} is not on the map")
+    if d.type.air:
+        return ("11.3", f"{d.name} is the air support unit: it never moves on the map")
+    if d.counter.immobile:
+        return ("8.5", f"{d.name} is the Massaua naval garrison and never moves")
+    garrison = d.garrison
+    if garrison is not None and garrison not in position.released and not unit.defected:
+        area = position.scenario.garrison_areas[garrison].name
+        return ("6.0", f"{d.name} belongs to the {area} garrison, which has not been released")
+    if unit.supply is Supply.NO and d.type.motorized:
+        return ("12.6", f"{d.name} is a tank or motorized unit with a No supply marker")
+    if position.movement(unit_id) <= 0:
+        return ("9.0", f"{d.name} has no movement points")
+    return None
+
+
+# -- reach ----------------------------------------------------------------------------------
+class Reach(NamedTuple):
+    """One reachable hex.  A named tuple rather than a dataclass: a search makes dozens of them
+    and a game tens of thousands, so their construction cost shows."""
+
+    hex: Hex
+    ticks: int
+    scale: int
+    path: tuple[Hex, ...]  # from the start (excluded) to this hex (included)
+    stops: bool  # entered a hard ZoC: movement ends here (4.0)
+
+    @property
+    def cost(self) -> Fraction:
+        """Movement points spent to get there."""
+        return Fraction(self.ticks, self.scale)
+
+
+@dataclass
+class MoveOptions:
+    """What chits change about one unit's move this phase: extra MP (Forced march), no ZoC
+    cost or stop (Infiltrate), no river cost (Engineers), hexes without road movement where the
+    unit must stop (Roadblock), road crossings that pay the river again (Demolition)."""
+
+    extra_mp: int = 0
+    ignore_zoc: bool = False
+    ignore_rivers: bool = False
+    stop_at: frozenset[Hex] = field(default_factory=frozenset)
+    no_road: frozenset[Hex] = field(default_factory=frozenset)
+    blown_bridges: frozenset[Hexside] = field(default_factory=frozenset)
+
+
+def edge_cost(graph: MoveGraph, here: Hex, e: Edge, opts: MoveOptions) -> int:
+    """Ticks to cross from ``here`` along ``e`` (ZoC not included), with the chits' changes."""
+    if e.road and (e.to in opts.no_road or here in opts.no_road):
+        cost = e.off_road_ticks
+        road = False
+    else:
+        cost = e.ticks
+        road = e.road
+    if e.river:
+        blown = road and bool(opts.blown_bridges) and Hexside.between(here, e.to) in opts.blown_bridges
+        if blown:
+            cost += graph.river_ticks  # the bridge is down: the road crossing pays the river again
+        if opts.ignore_rivers and (blown or not road):
+            cost -= graph.river_ticks  # Engineers cross without the river cost
+    return cost
+
+
+class ReachMap:
+    """Where one unit can go this phase: ``reach`` maps every hex it can end its move in to a
+    :class:`Reach` (cost, cheapest path, whether it must stop there).
+
+    The search hands over its own tables and the :class:`Reach` values are made only when
+    ``reach`` is first read: the game lists moves straight from the paths (:meth:`targets`)
+    and asks about one hex at a time (:meth:`get`), so most maps never need them."""
+
+    __slots__ = ("_reach", "_search", "mp", "start", "unit_id")
+
+    def __init__(
+        self, unit_id: str, start: Hex, mp: Fraction, reach: dict[Hex, Reach] | None = None,
+        search: _Search | None = None,
+    ) -> None:
+        self.unit_id = unit_id
+        self.start = start
+        self.mp = mp
+        self._reach = reach if reach is not None or search is not None else {}
+        self._search = search
+
+    @property
+    def reach(self) -> dict[Hex, Reach]:
+        if self._reach is None:
+            assert self._search is not None
+            self._reach = self._search.all()
+        return self._reach
+
+    def get(self, h: Hex) -> Reach | None:
+        """The unit's way to ``h``, or None if it cannot end its move there."""
+        if self._reach is None and self._search is not None:
+            return self._search.get(h)
+        return self.reach.get(h)
+
+    def targets(self) -> list[tuple[Hex, tuple[Hex, ...]]]:
+        """Every hex the unit can reach with its cheapest path, in hex order."""
+        if self._reach is None and self._search is not None:
+            return self._search.targets()
+        return [(h, r.path) for h, r in sorted(self.reach.items())]
+
+    def __contains__(self, h: object) -> bool:
+        if self._reach is None and self._search is not None:
+            return isinstance(h, Hex) and self._search.get(h) is not None
+        return h in self.reach
+
+    def hexes(self) -> list[Hex]:
+        return sorted(self.reach)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ReachMap):
+            return NotImplemented
+        return (self.unit_id, self.start, self.mp, self.reach) == (other.unit_id, other.start, other.mp, other.reach)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"ReachMap(unit_id={self.unit_id!r}, start={self.start!r}, mp={self.mp!r}, reach={self.reach!r})"
+
+
+def reachable(
+    position: Position,
+    unit_id: str,
+    options: MoveOptions | None = None,
+    *,
+    zoc: dict[Hex, Zoc] | None = None,
+    enemy_hexes: AbstractSet[Hex] | None = None,
+    previous: ReachMap | None = None,
+) -> ReachMap:
+    """Every hex the unit can reach this phase, with its cost and the cheapest path (9.0).
+
+    Costs: the costliest terrain of the entered hex plus any river hexside, or only the road
+    cost when following a road; +1 to enter an enemy ZoC (never more); movement ends on
+    entering a hard ZoC; never into enemy units, nor mountains for tanks and motorized units
+    (9.1).  A unit that may not move at all reaches nothing (see :func:`immobile_reason`).
+
+    ``zoc`` and ``enemy_hexes`` may be passed in when many units of one side are asked about
+    the same position (they must be the enemy's ZoC map and occupied hexes).  ``previous``, an
+    earlier answer for the same unit, is returned again when nothing it depends on changed."""
+    opts = options or MoveOptions()
+    unit = position.units[unit_id]
+    start = unit.hex
+    assert start is not None or unit.status is not Status.MAP
+    if start is None or immobile_reason(position, unit_id) is not None:
+        return ReachMap(unit_id, start or Hex(0, 0), Fraction(0), {})
+    s = position.scenario
+    graph = move_graph(s)
+    d = s.units[unit_id]
+    budget = (position.movement(unit_id) + opts.extra_mp) * graph.scale
+    enemy = unit.side.enemy
+    if opts.ignore_zoc:
+        zoc = _NO_ZOC
+    elif zoc is None:
+        zoc = zoc_map(position, enemy)
+    occupied_by_enemy = enemy_hexes if enemy_hexes is not None else position.occupied(enemy)
+    no_mountain = not d.type.may_enter_mountain
+    net = _network(s, graph)
+    plain = not (opts.ignore_rivers or opts.no_road or opts.blown_bridges)
+    mp = Fraction(budget, graph.scale)
+    if plain and net.positive and start in net.index:
+        before = previous._search if previous is not None and previous.unit_id == unit_id else None
+        search = _search_network(net, graph.scale, start, budget, no_mountain, zoc, occupied_by_enemy, opts.stop_at,
+                                 before)
+        if previous is not None and search is before:
+            return previous
+        return ReachMap(unit_id, start, mp, search=search)
+    reach = _reach_with_options(graph, start, budget, no_mountain, zoc, occupied_by_enemy, opts)
+    return ReachMap(unit_id, start, mp, reach)
+
+
+_NO_ZOC: dict[Hex, Zoc] = {}
+
+
+@dataclass(frozen=True)
+class _Network:
+    """A scenario's movement graph with hexes numbered in sorted order, so the reach search
+    works on list indices instead of hashing hexes: for each hex, the hexes a move can enter
+    next and their cost in ticks, without mountains (tanks, motorized) and with them."""
+
+    hexes: tuple[Hex, ...]
+    index: dict[Hex, int]
+    steps: tuple[tuple[tuple[tuple[int, int], ...], ...], tuple[tuple[tuple[int, int], ...], ...]]
+    positive: bool  # every move costs at least one tick (what the bucket search relies on)
+    terrain: dict[tuple[int, int, frozenset[Hex]], tuple[object, object, list[int], list[bool]]] = field(
+        default_factory=dict
+    )
+
+    def enemy_terrain(
+        self, zoc: dict[Hex, Zoc], occupied: AbstractSet[Hex], stop_at: frozenset[Hex], zoc_ticks: int
+    ) -> tuple[list[int], list[bool]]:
+        """What the enemy makes of each hex: ``enter`` is the extra cost of entering it (a ZoC:
+        +1 MP) or -1 when enemy units hold it; ``stop`` where a move must end (hard ZoC,
+        Roadblock).  Kept while the same ZoC map and occupied set are asked about (they are
+        the shared, never-changed ones from :func:`zoc_map` and ``Position.occupied``)."""
+        key = (id(zoc), id(occupied), stop_at)
+        found = self.terrain.get(key)
+        if found is None or found[0] is not zoc or found[1] is not occupied:
+            index = self.index
+            enter = [0] * len(self.hexes)
+            stop = [False] * len(self.hexes)
+            for h, kind in zoc.items():
+                i = index.get(h)
+                if i is not None:
+                    enter[i] = zoc_ticks
+                    stop[i] = kind is Zoc.HARD
+            for h in occupied:
+                i = index.get(h)
+                if i is not None:
+                    enter[i] = -1
+            for h in stop_at:
+                i = index.get(h)
+                if i is not None:
+                    stop[i] = True
+            if len(self.terrain) > 64:
+                self.terrain.clear()
+            found = self.terrain[key] = (zoc, occupied, enter, stop)
+        return found[2], found[3]
+
+
+_NETWORKS: WeakKeyDictionary[Scenario, _Network] = WeakKeyDictionary()
+
+
+def _network(s: Scenario, graph: MoveGraph) -> _Network:
+    net = _NETWORKS.get(s)
+    if net is None:
+        hexes = tuple(sorted(graph.edges))
+        index = {h: i for i, h in enumerate(hexes)}
+        variants = []
+        for no_mountain in (False, True):
+            variants.append(tuple(
+                tuple((index[e.to], e.ticks) for e in graph.edges[h]
+                      if e.ticks >= 0 and e.to in index and not (no_mountain and e.mountain))
+                for h in hexes
+            ))
+        costs = [e.ticks for edges in graph.edges.values() for e in edges if e.ticks >= 0]
+        costs += [e.off_road_ticks - (graph.river_ticks if e.river else 0) for edges in graph.edges.values()
+                  for e in edges if e.ticks >= 0]
+        net = _Network(hexes, index, (variants[0], variants[1]), min(costs, default=1) > 0)
+        _NETWORKS[s] = net
+    return net
+
+
+class _Search:
+    """What one bucket search found, kept as its own tables (see :class:`ReachMap`), with what
+    it read of the enemy, so a later search from the same hex can be answered by this one."""
+
+    __slots__ = (
+        "_check", "best", "enter", "expanded", "found", "hexes", "index", "limit", "no_mountain", "origin", "paths",
+        "scale", "steps", "stop",
+    )
+
+    def __init__(
+        self, net: _Network, scale: int, origin: int, limit: int, no_mountain: bool, best: list[int],
+        found: list[int], paths: dict[int, tuple[Hex, ...]], enter: list[int], stop: list[bool], expanded: list[int],
+    ) -> None:
+        self.hexes, self.index = net.hexes, net.index
+        self.steps = net.steps[no_mountain]
+        self.scale, self.origin, self.limit, self.no_mountain = scale, origin, limit, no_mountain
+        self.best, self.found, self.paths = best, found, paths
+        self.enter, self.stop, self.expanded = enter, stop, expanded
+        self._check: tuple[Any, tuple[Any, Any]] | None = None
+
+    def holds_for(self, origin: int, limit: int, no_mountain: bool, enter: list[int], stop: list[bool]) -> bool:
+        """Would a search from ``origin`` with this budget, over this enemy, find exactly what
+        this one found?  It would if it reads the same values wherever this one read: the hexes
+        it settled and every hex it looked into from them.  The search is deterministic, so it
+        would then take the same steps to the same end."""
+        if (origin, limit, no_mountain) != (self.origin, self.limit, self.no_mountain):
+            return False
+        if enter is self.enter and stop is self.stop:
+            return True  # the very same enemy
+        if self._check is None:
+            looked = {j for h in self.expanded for j, _ in self.steps[h]}
+            looked.update(self.paths)  # the settled hexes
+            read = itemgetter(*sorted(looked))
+            self._check = (read, (read(self.enter), read(self.stop)))
+        read, seen = self._check
+        return bool(read(enter) == seen[0] and read(stop) == seen[1])
+
+    def _reach(self, j: int) -> Reach:
+        return Reach(self.hexes[j], self.best[j], self.scale, self.paths[j], self.stop[j])
+
+    def get(self, h: Hex) -> Reach | None:
+        j = self.index.get(h)
+        if j is None or j == self.origin or self.best[j] >= self.limit:
+            return None
+        return self._reach(j)
+
+    def all(self) -> dict[Hex, Reach]:
+        return {self.hexes[j]: self._reach(j) for j in self.found}  # in the order first reached
+
+    def targets(self) -> list[tuple[Hex, tuple[Hex, ...]]]:
+        hexes, paths = self.hexes, self.paths
+        return [(hexes[j], paths[j]) for j in sorted(self.found)]  # numbered in hex order
+
+
+def _search_network(
+    net: _Network,
+    scale: int,
+    start: Hex,
+    budget: int,
+    no_mountain: bool,
+    zoc: dict[Hex, Zoc],
+    occupied: AbstractSet[Hex],
+    stop_at: frozenset[Hex],
+    previous: _Search | None = None,
+) -> _Search:
+    """Dijkstra with one bucket per tick (costs are small whole numbers).  Each bucket is taken
+    in hex order, which is the order a heap of (cost, hex) pops in, so paths and ties come out
+    exactly as :func:`_reach_with_options` finds them (``.all()`` gives its answer).
+
+    ``previous``, an earlier search (of the same unit), is the answer when it still holds (see
+    :meth:`_Search.holds_for`): a unit that stood still while the enemy moved elsewhere."""
+    enter, stop = net.enemy_terrain(zoc, occupied, stop_at, scale)
+    steps = net.steps[no_mountain]
+    origin = net.index[start]
+    limit = budget + 1
+    if previous is not None and previous.holds_for(origin, limit, no_mountain, enter, stop):
+        return previous
+    best = [limit] * len(net.hexes)
+    best[origin] = 0
+    parent: dict[int, int] = {}
+    found: list[int] = []  # in the order first reached
+    done: list[int] = []  # in the order settled: every parent before its children
+    expanded: list[int] = []  # settled and moved on from
+    buckets: list[list[int]] = [[] for _ in range(limit)]
+    buckets[0].append(origin)
+    for spent, bucket in enumerate(buckets):
+        if len(bucket) > 1:
+            bucket.sort()
+        for h in bucket:
+            if best[h] != spent:
+                continue  # reached more cheaply since
+            done.append(h)
+            if stop[h] and h != origin:
+                continue  # 4.0: stop on entering a hard ZoC (or a Roadblock)
+            expanded.append(h)
+            for j, cost in steps[h]:
+                extra = enter[j]
+                if extra < 0:
+                    continue  # enemy units
+                total = spent + cost + extra
+                if total < best[j]:
+                    if best[j] == limit:
+                        found.append(j)
+                    best[j] = total
+                    parent[j] = h
+                    buckets[total].append(j)
+    hexes = net.hexes
+    paths: dict[int, tuple[Hex, ...]] = {origin: ()}
+    for h in done[1:]:
+        paths[h] = (*paths[parent[h]], hexes[h])
+    return _Search(net, scale, origin, limit, no_mountain, best, found, paths, enter, stop, expanded)
+
+
+def _reach_with_options(
+    graph: MoveGraph,
+    start: Hex,
+    budget: int,
+    no_mountain: bool,
+    zoc: dict[Hex, Zoc],
+    occupied_by_enemy: AbstractSet[Hex],
+    opts: MoveOptions,
+) -> dict[Hex, Reach]:
+    """The general search, for moves the chits change (and graphs with free moves)."""
+    zoc_ticks = graph.scale  # +1 MP
+    plain = not (opts.ignore_rivers or opts.no_road or opts.blown_bridges)
+    best: dict[Hex, int] = {start: 0}
+    parent: dict[Hex, Hex] = {}
+    heap: list[tuple[int, Hex]] = [(0, start)]
+    while heap:
+        spent, h = heapq.heappop(heap)
+        if spent > best.get(h, budget + 1):
+            continue
+        if h != start and (zoc.get(h) is Zoc.HARD or h in opts.stop_at):
+            continue  # 4.0: stop on entering a hard ZoC (or a Roadblock)
+        for e in graph.edges[h]:
+            if e.ticks < 0 or (no_mountain and e.mountain) or e.to in occupied_by_enemy:
+                continue
+            cost = e.ticks if plain else edge_cost(graph, h, e, opts)
+            if e.to in zoc:
+                cost += zoc_ticks
+            total = spent + cost
+            if total <= budget and total < best.get(e.to, budget + 1):
+                best[e.to] = total
+                parent[e.to] = h
+                heapq.heappush(heap, (total, e.to))
+
+    reach: dict[Hex, Reach] = {}
+    for h, ticks in best.items():
+        if h == start:
+            continue
+        path = [h]
+        while path[-1] in parent and parent[path[-1]] != start:
+            path.append(parent[path[-1]])
+        reach[h] = Reach(h, ticks, graph.scale, tuple(reversed(path)), zoc.get(h) is Zoc.HARD or h in opts.stop_at)
+    return reach
+
+
+def enemy_occupied(position: Position, enemy: Side) -> set[Hex]:
+    return {u.hex for u in position.units.values() if u.side is enemy and u.hex is not None}
+
+
+def explain_move(position: Position, unit_id: str, target: Hex, options: MoveOptions | None = None) -> str:
+    """Why the unit can or cannot end its move in ``target``, in words, citing the rules."""
+    s = position.scenario
+    d = s.units[unit_id]
+    why = immobile_reason(position, unit_id)
+    if why is not None:
+        return f"{why[1]} ({why[0]})"
+    reach = reachable(position, unit_id, options)
+    label = hex_text(target)
+    if target in reach.reach:
+        r = reach.reach[target]
+        stop = ""
+        if r.stops:
+            hard = zoc_map(position, position.units[unit_id].side.enemy).get(target) is Zoc.HARD
+            stop = "; it must stop there: hard enemy ZoC (4.0)" if hard else "; it must stop there: a Roadblock (5.1)"
+        return f"{d.name} can reach {label} for {mp_text(r.cost)} of {mp_text(reach.mp)} MP{stop}"
+    info = s.hexes.get(target)
+    if info is None or not info.playable:
+        return f"{label} is not a playable hex of the map (1.1)"
+    if info.move_cost is None:
+        return f"{label} is {info.terrain_names}: units never enter it (1.1)"
+    if info.mountain and not d.type.may_enter_mountain:
+        return f"{label} is a mountain hex: tanks and motorized units never enter mountains (9.1)"
+    enemy = position.units[unit_id].side.enemy
+    if any(position.units[u].side is enemy for u in position.units_at(target)):
+        return f"{label} holds enemy units: a unit never enters an enemy-occupied hex (9.0)"
+    start = reach.start
+    if target == start:
+        return f"{d.name} is already in {label}"
+    # Cheapest way in from a hex the unit can reach (or its start) and still leave.
+    graph = move_graph(s)
+    zoc = {} if (options and options.ignore_zoc) else zoc_map(position, enemy)
+    candidates: list[tuple[Fraction | None, Hex]] = []
+    for n in target.neighbours():
+        if n == start:
+            spent = Fraction(0)
+        elif n in reach.reach and not reach.reach[n].stops:
+            spent = reach.reach[n].cost
+        elif n in reach.reach:
+            candidates.append((None, n))
+            continue
+        else:
+            continue
+        edge = next(e for e in graph.edges[n] if e.to == target)
+        cost = graph.mp(edge.ticks) + (1 if target in zoc else 0)
+        candidates.append((spent + cost, n))
+    costed: list[tuple[Fraction, Hex]] = [(c, n) for c, n in candidates if c is not None]
+    if costed:
+        total, via = min(costed)
+        parts = "road" if next(e for e in graph.edges[via] if e.to == target).road else info.terrain_names
+        extra = ", +1 entering enemy ZoC (4.0)" if target in zoc else ""
+        return (
+            f"{label} would cost {mp_text(total)} MP via {via.label} ({parts}{extra}); "
+            f"{d.name} has {mp_text(reach.mp)} MP (9.0)"
+        )
+    if candidates:
+        via = candidates[0][1]
+        if options is not None and via in options.stop_at and zoc.get(via) is not Zoc.HARD:
+            return f"{d.name} can get next to {label} only through {via.label}, where a Roadblock stops it (5.1)"
+        return f"{d.name} can get next to {label} only through {via.label}, where a hard enemy ZoC stops it (4.0)"
+    return f"{label} is out of {d.name}'s reach this phase ({mp_text(reach.mp)} MP, 9.0)"

@@ -1,0 +1,74 @@
+"""Stacking, rules 3.0 and 3.1."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cheren.engine.position import Position
+from cheren.hexes import Hex
+from cheren.scenario.models import Side
+
+if TYPE_CHECKING:
+    from cheren.engine.game import Game
+
+
+def stack_value(position: Position, h: Hex, side: Side) -> int:
+    """3.0: the total stacking value of one side's units in a hex."""
+    s = position.scenario
+    return sum(s.units[u].stack for u in position.units_at(h) if position.units[u].side is side)
+
+
+def excess(position: Position, h: Hex, side: Side) -> int:
+    """How far a side's stack in ``h`` is over the hex's limit (3.1: the least favourable
+    terrain of a mixed hex counts); 0 when legal."""
+    limit = position.scenario.stack_limits[h]
+    return max(0, stack_value(position, h, side) - limit)
+
+
+def overstacked(position: Position) -> list[tuple[Hex, Side, int]]:
+    s = position.scenario
+    limits = s.stack_limits
+    out = []
+    for h, units in sorted(position.stacks().items()):
+        values: dict[Side, int] = {}
+        for u in units:
+            side = position.units[u].side
+            values[side] = values.get(side, 0) + s.units[u].stack
+        for side, value in values.items():
+            if value > limits[h]:
+                out.append((h, side, value - limits[h]))
+    return out
+
+
+def queue_overstack(game: Game, h: Hex, side: Side, front: bool = True) -> None:
+    """If the side is over the limit in ``h``, its owner must remove steps until it fits."""
+    from cheren.engine.game import Decision
+
+    position = game.position
+    over = excess(position, h, side)
+    if not over:
+        return
+    units = tuple(u for u in position.units_at(h) if position.units[u].side is side)
+    limit = position.scenario.hexes[h].stack_limit
+    d = Decision(
+        "loss",
+        side,
+        ("3.1",),
+        f"{h.label} holds stacking value {stack_value(position, h, side)} over its limit of {limit}: "
+        "remove steps until it fits",
+        units,
+        hex=h,
+    )
+    if front:
+        game.queue_front(d)
+    else:
+        game.queue_back(d)
+
+
+def queue_all(game: Game) -> None:
+    """3.1 at the end of a phase: every over-stacked stack, the phasing side's first."""
+    position = game.position
+    found = overstacked(position)
+    found.sort(key=lambda item: (item[1] is not position.side, item[0]))
+    for h, side, _ in reversed(found):
+        queue_overstack(game, h, side, front=True)

@@ -1,0 +1,790 @@
+"""Supply, town control and attrition: rules 12.0 to 12.7 (with 11.3 for the air unit).
+
+A unit is in supply when a *supply line* of at most three hexes runs from it (its own hex not
+counted) to a friendly supply source, or to a road/track hex from which road and track lead on
+to one (12.0).  Hills and enemy ZoC shorten the line (3, then 2, then 1 hex), mountains stop
+it, and neither the line nor the road/track beyond it may enter enemy units, enemy-controlled
+towns or an enemy ZoC that no friendly unit holds (12.1).  Allied units on a live red map edge
+(12.2), native units in their own village (12.3) and the air unit (11.3) are supplied anyway.
+
+Everything here is a pure function of a :class:`~cheren.engine.position.Position` except
+:func:`supply_phase`, the hook that plays the Supply check & attrition phase (12.4-12.7) through
+the game.  The questions a whole side asks share one :class:`SupplyContext`: the enemy ZoC map,
+who stands where, and the road/track network that leads to a source, each computed once.
+
+Readings taken where the rules are silent are in :mod:`cheren.engine.interpretations`; the main ones:
+
+* the sources of the Allies are the hexes of the live red map edges (and any allied source the
+  data lists), so a road or track that runs to a live edge hex carries allied supply;
+* the mountain ban of 12.0 binds the supply line, not the road/track (a track may cross a
+  mountain pass); the restrictions of 12.1 bind both;
+* a friendly unit lets the line into an enemy ZoC hex (12.1), but the hex still counts as an
+  enemy ZoC for the length limit of 12.0.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import deque
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
+
+from cheren.engine import registry
+from cheren.engine.position import Position, Status, Supply
+from cheren.engine.rules.zoc import Zoc, zoc_map
+from cheren.hexes import Hex
+from cheren.scenario.compiled import Scenario
+from cheren.scenario.models import Phase, Side
+
+if TYPE_CHECKING:
+    from cheren.engine.game import Game
+
+MAX_LINE = 3  # 12.0: the longest supply line, in hexes
+
+
+def line_limit(hill: bool, zoc: bool) -> int:
+    """12.0: 3 hexes; 2 if the line enters a hill hex or an enemy ZoC; 1 if it enters both."""
+    if hill and zoc:
+        return 1
+    if hill or zoc:
+        return 2
+    return MAX_LINE
+
+
+# -- the static part of the map: road/track adjacency and hills, once per scenario ---------------
+ROAD, TRACK = 1, 2  # bits of a route-kind mask
+_KIND_NAMES = {0: "road/track", ROAD: "road", TRACK: "track", ROAD | TRACK: "road/track"}
+
+
+@dataclass(frozen=True)
+class _Static:
+    routes: dict[Hex, tuple[tuple[Hex, int], ...]]  # neighbours along a road or track, and which
+    hills: frozenset[Hex]
+    villages: dict[str, Hex]
+    towns: dict[str, Hex]
+    edges: tuple[tuple[str, int, int, tuple[Hex, ...]], ...]  # name, first and last turn, hexes
+    sources: tuple[tuple[str, Side, tuple[Hex, ...]], ...]
+
+
+_STATIC: WeakKeyDictionary[Scenario, _Static] = WeakKeyDictionary()
+
+
+def _static(s: Scenario) -> _Static:
+    found = _STATIC.get(s)
+    if found is None:
+        routes: dict[Hex, dict[Hex, int]] = {}
+        for kind, sides in ((TRACK, s.track_sides), (ROAD, s.road_sides)):  # a road wins over a track
+            for side in sides:
+                routes.setdefault(side.a, {})[side.b] = kind
+                routes.setdefault(side.b, {})[side.a] = kind
+        found = _Static(
+            routes={h: tuple(sorted(v.items())) for h, v in routes.items()},
+            hills=frozenset(h for h in s.playable if s.hexes[h].hill),
+            villages={name: s.village_hex(name) for name in s.villages},
+            towns={name: s.town_hex(name) for name in s.towns},
+            edges=tuple(
+                (e.name, e.first_turn, e.last_turn, tuple(Hex.from_label(x) for x in e.hexes)) for e in s.allied_edges
+            ),
+            sources=tuple(
+                (src.name, src.side, tuple(Hex.from_label(x) for x in src.hexes)) for src in s.supply_sources
+            ),
+        )
+        _STATIC[s] = found
+    return found
+
+
+def route_kind(s: Scenario, a: Hex, b: Hex) -> str:
+    """Which route the hexside between two hexes carries: ``road`` or ``track`` (a road wins if
+    it has both), or ``""`` for none."""
+    kind = dict(_static(s).routes.get(a, ())).get(b, 0)
+    return _KIND_NAMES[kind] if kind else ""
+
+
+# -- explanations ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Block:
+    """One reason a candidate supply route fails, with its rule."""
+
+    rule: str
+    reason: str
+    hex: Hex | None = None
+    kind: str = ""  # "mountain", "enemy_units", "enemy_town", "zoc", "length" or "route"
+
+    def __str__(self) -> str:
+        return f"{self.reason} ({self.rule})"
+
+
+# How far a block is from being lifted, to show the route closest to working first: a line that
+# is one hex too long, or a ZoC a friendly unit could cancel, before mountains and enemy units.
+_BLOCK_WEIGHT = {"length": 1, "zoc": 2, "enemy_town": 2, "route": 2, "mountain": 3, "enemy_units": 3}
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A way a supply line could have gone, and why it does not work.
+
+    ``target`` is the source or road/track hex the route aims at; ``path`` the hexes the line
+    would enter (the origin excluded, the target included; empty when the origin itself is on
+    the road/track)."""
+
+    target: Hex
+    reaches: str  # "source", "road", "track", "road/track"
+    path: tuple[Hex, ...]
+    blocks: tuple[Block, ...]
+
+    def describe(self) -> str:
+        at = self.target.label
+        aim = f"the source {at}" if self.reaches == "source" else f"the {self.reaches} at {at}"
+        way = "from where it stands" if not self.path else "via " + " -> ".join(h.label for h in self.path)
+        return f"towards {aim} {way}: " + "; ".join(str(b) for b in self.blocks)
+
+
+@dataclass(frozen=True)
+class SupplyTrace:
+    """The answer to "can a unit here draw supply?", with the reasons a teacher would give.
+
+    When supplied by a line: ``line`` is the hexes entered (origin excluded), ``reached`` the
+    hex where it meets the source or the road/track, ``route`` the road/track from there to the
+    source (both ends included), ``limit`` and ``limit_why`` the length limit that applied.
+    When not: ``candidates`` lists the routes that were tried and what blocks each."""
+
+    side: Side
+    origin: Hex | None  # None only for the air unit kept off the map (11.3)
+    supplied: bool
+    rule: str  # the rule that decides: 12.0 (a line), 12.2 (red edge), 12.3 (village), 11.3 (air)
+    reaches: str = ""  # "source", "road", "track", "road/track", "edge", "village", "air"
+    line: tuple[Hex, ...] = ()
+    reached: Hex | None = None
+    route: tuple[Hex, ...] = ()
+    source: str | None = None
+    limit: int = MAX_LINE
+    limit_why: str = ""
+    candidates: tuple[Candidate, ...] = ()
+    unit: str | None = None
+    name: str | None = None  # what is tracing: a unit's or a town's name
+
+    def __bool__(self) -> bool:
+        return self.supplied
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        found = [self.rule] + [b.rule for c in self.candidates for b in c.blocks]
+        return tuple(sorted(dict.fromkeys(found), key=_rule_key))
+
+    @property
+    def who(self) -> str:
+        where = self.origin.label if self.origin is not None else "off the map"
+        if not self.name:
+            return where
+        return f"{self.name} in {where}" if self.origin is not None else f"{self.name} ({where})"
+
+    def explain(self) -> str:
+        side = self.side.adjective
+        if self.supplied:
+            if self.reaches == "air":
+                return f"{self.who} is the air support unit: always in supply (11.3)"
+            if self.reaches == "village":
+                return f"{self.who} is a native unit in its own village: in supply (12.3)"
+            if self.reaches == "edge":
+                return f"{self.who} is next to the red map edge '{self.source}': in {side} supply (12.2)"
+            lead = f"{self.who} draws {side} supply (12.0)"
+            source = f"the source {self.source}" if self.source else "a source"
+            if not self.line:
+                if self.reaches == "source":
+                    return f"{lead}: it stands on {source}"
+                return f"{lead}: it stands on the {self.reaches}, which leads to {source} ({_chain(self.route)})"
+            hexes = " -> ".join(h.label for h in self.line)
+            assert self.reached is not None
+            at = self.reached.label
+            where = (
+                f"reaches {source} at {at}"
+                if self.reaches == "source"
+                else f"reaches the {self.reaches} at {at}, which leads to {source} ({_chain(self.route)})"
+            )
+            n = len(self.line)
+            return (
+                f"{lead}: a line of {n} hex{'es' if n != 1 else ''} {hexes} {where}; "
+                f"limit {self.limit} hex{'es' if self.limit != 1 else ''}: {self.limit_why}"
+            )
+        lines = [f"{self.who} cannot draw {side} supply (12.0):"]
+        if not self.candidates:
+            lines.append(
+                f"  no {side} supply source, and no road or track leading to one, lies within "
+                f"{MAX_LINE} hexes (12.0)"
+            )
+        for c in self.candidates:
+            lines.append("  - " + c.describe())
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.explain()
+
+
+def _chain(hexes: tuple[Hex, ...]) -> str:
+    if len(hexes) <= 6:
+        return " -> ".join(h.label for h in hexes)
+    return " -> ".join(h.label for h in hexes[:3]) + f" -> ... ({len(hexes) - 5} more) -> " + " -> ".join(
+        h.label for h in hexes[-2:]
+    )
+
+
+def _rule_key(rule: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in rule.split("."))
+
+
+# -- the context: everything a side's supply questions share --------------------------------------
+@dataclass
+class SupplyContext:
+    """One side's supply situation in one position, computed once and asked many times.
+
+    ``network`` maps every hex of the road/track network that counts (open hexes that road or
+    track lead from to a source, the sources included) to the next hex towards its source
+    (``None`` at a source).  ``touch`` maps the hexes that are not open themselves (an enemy
+    town, an empty hex in enemy ZoC) but have a road/track hexside into the network to that
+    network neighbour: a unit standing there is on the road, since its own hex is never part of
+    the line (12.0)."""
+
+    position: Position
+    side: Side
+    zoc: dict[Hex, Zoc]
+    enemy_hexes: frozenset[Hex]
+    friendly_hexes: frozenset[Hex]
+    enemy_towns: dict[Hex, str]
+    sources: dict[Hex, str]
+    edges: dict[Hex, str]  # 12.2: live red-edge hexes (Allies only)
+    network: dict[Hex, Hex | None] = field(default_factory=dict)
+    touch: dict[Hex, Hex] = field(default_factory=dict)
+    kinds: dict[Hex, int] = field(default_factory=dict)  # road/track bits from a network hex to its source
+
+    @property
+    def scenario(self) -> Scenario:
+        return self.position.scenario
+
+    def open(self, h: Hex) -> bool:
+        """12.1: may a supply line, or the road/track, enter ``h``?  (Mountains are checked
+        apart: they bind the line only, 12.0.)"""
+        if h in self.enemy_hexes or h in self.enemy_towns:
+            return False
+        return h not in self.zoc or h in self.friendly_hexes
+
+    def closed_because(self, h: Hex) -> list[Block]:
+        """Why ``h`` may not be entered by the line or the road/track (12.1)."""
+        out: list[Block] = []
+        if h in self.enemy_hexes:
+            out.append(Block("12.1", f"{h.label} holds enemy units", h, "enemy_units"))
+        if h in self.enemy_towns:
+            owner = self.side.enemy.adjective
+            town = self.enemy_towns[h]
+            out.append(Block("12.1", f"{town} ({h.label}) is an {owner}-controlled town", h, "enemy_town"))
+        if h in self.zoc and h not in self.friendly_hexes:
+            out.append(Block("12.1", f"{h.label} is in an enemy ZoC and no friendly unit is there", h, "zoc"))
+        return out
+
+    def route_to_source(self, h: Hex) -> tuple[Hex, ...]:
+        """The road/track from a network (or touching) hex to its source, both ends included."""
+        out = [h]
+        nxt: Hex | None = self.network[h] if h in self.network else self.touch[h]
+        while nxt is not None:
+            out.append(nxt)
+            nxt = self.network[nxt]
+        return tuple(out)
+
+    def route_name(self, hexes: tuple[Hex, ...]) -> str:
+        """What a chain of road/track hexes runs along: ``road``, ``track`` or ``road/track``."""
+        routes = _static(self.scenario).routes
+        mask = 0
+        for a, b in itertools.pairwise(hexes):
+            mask |= dict(routes.get(a, ())).get(b, 0)
+        return _KIND_NAMES[mask]
+
+    @cached_property
+    def all_routes(self) -> dict[Hex, Hex | None]:
+        """The network as it would be with nothing blocking it (for explanations)."""
+        routes = _static(self.scenario).routes
+        parent: dict[Hex, Hex | None] = dict.fromkeys(sorted(self.sources))
+        queue = deque(sorted(self.sources))
+        while queue:
+            h = queue.popleft()
+            for n, _ in routes.get(h, ()):
+                if n not in parent:
+                    parent[n] = h
+                    queue.append(n)
+        return parent
+
+
+def supply_context(position: Position, side: Side) -> SupplyContext:
+    """Build the shared facts for ``side``'s supply questions in ``position``: one enemy ZoC map,
+    one breadth-first search from the sources along road/track hexsides."""
+    s = position.scenario
+    enemy = side.enemy
+    enemy_hexes = position.occupied(enemy)
+    friendly_hexes = position.occupied(side)
+    static = _static(s)
+    allied_control = position.allied_control
+    enemy_towns = {
+        h: name for name, h in static.towns.items() if (name in allied_control) is (enemy is Side.ALLIED)
+    }
+    sources: dict[Hex, str] = {}
+    edges: dict[Hex, str] = {}
+    if side is Side.ALLIED:
+        for name, first, last, hexes in static.edges:
+            if first <= position.turn <= last:
+                for h in hexes:
+                    edges.setdefault(h, name)
+                    sources.setdefault(h, name)
+    for name, owner, hexes in static.sources:
+        if owner is side:
+            for h in hexes:
+                sources.setdefault(h, name)
+    ctx = SupplyContext(
+        position=position,
+        side=side,
+        zoc=zoc_map(position, enemy),
+        enemy_hexes=enemy_hexes,
+        friendly_hexes=friendly_hexes,
+        enemy_towns=enemy_towns,
+        sources=sources,
+        edges=edges,
+    )
+    # Breadth-first from the open sources along road/track: the nearest source wins.
+    routes = static.routes
+    network = ctx.network
+    touch = ctx.touch
+    kinds = ctx.kinds
+    queue: deque[Hex] = deque()
+    for h in sorted(sources):
+        if ctx.open(h):
+            network[h] = None
+            kinds[h] = 0
+            queue.append(h)
+    while queue:
+        h = queue.popleft()
+        mask = kinds[h]
+        for n, kind in routes.get(h, ()):
+            if n in network:
+                continue
+            if ctx.open(n):
+                network[n] = h
+                kinds[n] = mask | kind
+                queue.append(n)
+            elif n not in touch:
+                touch[n] = h
+                kinds[n] = mask | kind
+    return ctx
+
+
+# -- tracing -----------------------------------------------------------------------------------
+def can_draw_supply(
+    position: Position,
+    side: Side,
+    from_hex: Hex,
+    *,
+    context: SupplyContext | None = None,
+    explain: bool = True,
+) -> SupplyTrace:
+    """Could a unit of ``side`` standing in ``from_hex`` draw supply now (12.0-12.2)?
+
+    The trace names the line and the limit that applied, or (``explain``) the candidate routes
+    and what blocks each.  Native villages (12.3) and the air unit (11.3) belong to units: see
+    :func:`unit_supply`.  The same question, asked of an empty town, decides 12.7."""
+    ctx = context if context is not None else supply_context(position, side)
+    if ctx.side is not side:
+        raise ValueError(f"the context is for the {ctx.side.adjective} side, not the {side.adjective}")
+    return _trace(ctx, from_hex, explain)
+
+
+def _trace(
+    ctx: SupplyContext, origin: Hex, explain: bool, unit: str | None = None, name: str | None = None
+) -> SupplyTrace:
+    side = ctx.side
+    if origin in ctx.edges:
+        return SupplyTrace(side, origin, True, "12.2", "edge", source=ctx.edges[origin], unit=unit, name=name)
+    if origin in ctx.sources:
+        return SupplyTrace(side, origin, True, "12.0", "source", route=(origin,), source=ctx.sources[origin],
+                           limit_why="no hex entered", unit=unit, name=name)
+    if origin in ctx.network or origin in ctx.touch:
+        route = ctx.route_to_source(origin)
+        return SupplyTrace(side, origin, True, "12.0", _KIND_NAMES[ctx.kinds[origin]], route=route,
+                           source=ctx.sources[route[-1]], limit_why="no hex entered", unit=unit, name=name)
+    found = _search_line(ctx, origin)
+    if found is not None:
+        line = found
+        end = line[-1]
+        route = ctx.route_to_source(end)
+        hill = next((h for h in line if h in _static(ctx.scenario).hills), None)
+        zoc = next((h for h in line if h in ctx.zoc), None)
+        reaches = "source" if end in ctx.sources else _KIND_NAMES[ctx.kinds[end]]
+        return SupplyTrace(
+            side, origin, True, "12.0", reaches, line=line, reached=end, route=route,
+            source=ctx.sources[route[-1]], limit=line_limit(hill is not None, zoc is not None),
+            limit_why=_limit_why(ctx, hill, zoc) + " (12.0)", unit=unit, name=name,
+        )
+    candidates = _candidates(ctx, origin) if explain else ()
+    return SupplyTrace(side, origin, False, "12.0", candidates=candidates, unit=unit, name=name)
+
+
+def _limit_why(ctx: SupplyContext, hill: Hex | None, zoc: Hex | None) -> str:
+    """Why the line may be as long as it may (12.0), in words, without the rule number."""
+    parts = []
+    if hill is not None:
+        parts.append(f"a hill hex ({hill.label})")
+    if zoc is not None:
+        held = ", held by a friendly unit" if zoc in ctx.friendly_hexes else ""
+        parts.append(f"an enemy ZoC ({zoc.label}{held})")
+    if not parts:
+        return "it enters neither hills nor an enemy ZoC"
+    return "it enters " + " and ".join(parts)
+
+
+def _search_line(ctx: SupplyContext, origin: Hex) -> tuple[Hex, ...] | None:
+    """The shortest legal supply line from ``origin`` to the network, breadth-first over
+    (hex, entered a hill yet, entered an enemy ZoC yet)."""
+    s = ctx.scenario
+    adjacent = s.adjacent
+    mountains = s.mountains
+    hills = _static(s).hills
+    zoc = ctx.zoc
+    network = ctx.network
+    start = (origin, False, False)
+    parent: dict[tuple[Hex, bool, bool], tuple[Hex, bool, bool]] = {}
+    frontier = [start]
+    for depth in range(1, MAX_LINE + 1):
+        nxt = []
+        for state in frontier:
+            h, hill, inzoc = state
+            for n in adjacent.get(h, ()):
+                if n == origin or n in mountains or not ctx.open(n):
+                    continue
+                nh = hill or n in hills
+                nz = inzoc or n in zoc
+                if depth > line_limit(nh, nz):
+                    continue
+                ns = (n, nh, nz)
+                if ns in parent:
+                    continue
+                parent[ns] = state
+                if n in network:
+                    path = [n]
+                    back = state
+                    while back != start:
+                        path.append(back[0])
+                        back = parent[back]
+                    return tuple(reversed(path))
+                nxt.append(ns)
+        frontier = nxt
+    return None
+
+
+def _candidates(ctx: SupplyContext, origin: Hex) -> tuple[Candidate, ...]:
+    """Every source or road/track hex (that leads to a source when nothing blocks it) within
+    three hexes, with the least-blocked route to it and everything that blocks that route."""
+    s = ctx.scenario
+    all_routes = ctx.all_routes
+    best: dict[Hex, tuple[tuple[int, int, tuple[Hex, ...]], Candidate]] = {}
+
+    def consider(path: tuple[Hex, ...]) -> None:
+        target = path[-1] if path else origin
+        blocks: list[Block] = []
+        for h in path:
+            if h in s.mountains:
+                why = f"{h.label} is a mountain hex: a supply line never enters one"
+                blocks.append(Block("12.0", why, h, "mountain"))
+            blocks += ctx.closed_because(h)
+        hill = next((h for h in path if h in _static(s).hills), None)
+        zoc = next((h for h in path if h in ctx.zoc), None)
+        limit = line_limit(hill is not None, zoc is not None)
+        if len(path) > limit:
+            why = _limit_why(ctx, hill, zoc)
+            blocks.append(Block("12.0", f"the line would be {len(path)} hexes but may be only {limit}: {why}",
+                                None, "length"))
+        if target not in ctx.sources:
+            blocks += _route_blocks(ctx, target)
+        if target in ctx.sources:
+            reaches = "source"
+        else:
+            chain = _all_route(all_routes, target)
+            reaches = ctx.route_name(chain)
+        key = (sum(_BLOCK_WEIGHT.get(b.kind, 2) for b in blocks), len(path), path)
+        old = best.get(target)
+        if old is None or key < old[0]:
+            best[target] = (key, Candidate(target, reaches, path, tuple(blocks)))
+
+    if origin in all_routes:
+        consider(())
+    adjacent = s.adjacent
+
+    def walk(path: tuple[Hex, ...]) -> None:
+        here = path[-1] if path else origin
+        for n in adjacent.get(here, ()):
+            if n == origin or n in path:
+                continue
+            longer = (*path, n)
+            if n in all_routes:
+                consider(longer)
+            if len(longer) < MAX_LINE:
+                walk(longer)
+
+    walk(())
+    ordered = sorted(best.values(), key=lambda item: (item[0][0], len(item[1].path), item[1].target))
+    return tuple(c for _, c in ordered)
+
+
+def _all_route(all_routes: dict[Hex, Hex | None], h: Hex) -> tuple[Hex, ...]:
+    out = [h]
+    nxt = all_routes[h]
+    while nxt is not None:
+        out.append(nxt)
+        nxt = all_routes[nxt]
+    return tuple(out)
+
+
+def _route_blocks(ctx: SupplyContext, target: Hex) -> list[Block]:
+    """If the road/track from ``target`` no longer leads to a source, where it is cut (12.1):
+    one block naming every closed hex along the shortest road/track to a source."""
+    if target in ctx.network:
+        return []
+    chain = _all_route(ctx.all_routes, target)
+    cuts = [(h, ctx.closed_because(h)) for h in chain[1:]]
+    cuts = [(h, why) for h, why in cuts if why]
+    if not cuts:
+        return []
+    kind = ctx.route_name(chain)
+    source = ctx.sources[chain[-1]]
+    owner = ctx.side.enemy.adjective
+    groups: dict[str, list[str]] = {}
+    for h, why in cuts:
+        for b in why:
+            if b.kind == "enemy_town":
+                text = f"{ctx.enemy_towns[h]}, an {owner}-controlled town"
+            else:
+                text = {"enemy_units": "enemy units", "zoc": "enemy ZoC, no friendly unit"}[b.kind]
+            groups.setdefault(text, []).append(h.label)
+    where = "; ".join(f"{', '.join(hexes)} ({text})" for text, hexes in groups.items())
+    return [Block("12.1", f"the {kind} from {target.label} to {source} is cut at {where}", cuts[0][0], "route")]
+
+
+def unit_supply(
+    position: Position,
+    unit_id: str,
+    *,
+    context: SupplyContext | None = None,
+    explain: bool = True,
+) -> SupplyTrace:
+    """Can this unit draw supply now?  The air unit always can (11.3); a native unit can in its
+    own village (12.3); an allied unit can on a live red edge (12.2); any other traces a line
+    (12.0, 12.1)."""
+    s = position.scenario
+    unit = position.units[unit_id]
+    d = s.units[unit_id]
+    name = d.name
+    if d.type.air:
+        return SupplyTrace(unit.side, unit.hex, True, "11.3", "air", unit=unit_id, name=name)
+    if unit.hex is None:
+        raise ValueError(f"{name} is not on the map; only units on the map trace supply")
+    native = d.counter.native
+    if native is not None and _static(s).villages.get(native.village) == unit.hex:
+        return SupplyTrace(unit.side, unit.hex, True, "12.3", "village", source=native.village, unit=unit_id, name=name)
+    ctx = context if context is not None and context.side is unit.side else supply_context(position, unit.side)
+    return _trace(ctx, unit.hex, explain, unit_id, name)
+
+
+def check_side(
+    position: Position, side: Side, *, explain: bool = False, context: SupplyContext | None = None
+) -> dict[str, SupplyTrace]:
+    """Every unit of ``side`` on the map, traced on one shared context (``context``, if given,
+    must be ``side``'s for this very position)."""
+    ctx = context if context is not None and context.side is side else supply_context(position, side)
+    return {
+        uid: unit_supply(position, uid, context=ctx, explain=explain)
+        for uid, unit in position.units.items()
+        if unit.side is side and unit.status is Status.MAP and unit.hex is not None
+    }
+
+
+_SUPPLIED: WeakKeyDictionary[Scenario, dict[tuple[object, ...], dict[Hex, int]]] = WeakKeyDictionary()
+
+
+def supplied_hexes(position: Position, side: Side, *, context: SupplyContext | None = None) -> dict[Hex, int]:
+    """Every hex where a unit of ``side`` could draw supply now (12.0-12.2), with the length of
+    its shortest supply line (0: it stands on a source, the road/track network or a live red
+    edge).  Hexes holding enemy units are left out.  Worked backwards from the network, so the
+    whole map costs about as much as a few units.
+
+    Without a ``context`` the answer is kept under what it depends on: the enemy's units (their
+    change stamp), the friendly units that stand in enemy ZoC (12.1: only there do they matter),
+    town control and the turn (which red edges are live, 12.2).  A bot moving its units about
+    behind the front asks the same question many times and gets it answered once."""
+    if context is not None:
+        return _supplied_hexes(position, context)
+    zoc = zoc_map(position, side.enemy)
+    held = frozenset(u.hex for u in position.units.values() if u.side is side and u.on_map and u.hex in zoc)
+    key = (side, position.stamp(side.enemy), held, frozenset(position.allied_control), position.turn)
+    cache = _SUPPLIED.setdefault(position.scenario, {})
+    found = cache.get(key)
+    if found is None:
+        if len(cache) > 256:
+            cache.clear()
+        found = cache[key] = _supplied_hexes(position, supply_context(position, side))
+    return dict(found)
+
+
+def _supplied_hexes(position: Position, ctx: SupplyContext) -> dict[Hex, int]:
+    s = position.scenario
+    hills = _static(s).hills
+    mountains = s.mountains
+    adjacent = s.adjacent
+    out: dict[Hex, int] = {}
+    for h in (*ctx.sources, *ctx.network, *ctx.touch, *ctx.edges):
+        if h in s.playable:
+            out[h] = 0
+    # States (first hex of the line, hill entered, ZoC entered) with the line's length.
+    zoc = ctx.zoc
+    # where neither the line may go (12.0 mountains, 12.1 see SupplyContext.open)
+    closed = mountains | ctx.enemy_hexes | ctx.enemy_towns.keys() | (zoc.keys() - ctx.friendly_hexes)
+    seen: dict[tuple[Hex, bool, bool], int] = {}
+    frontier: list[tuple[Hex, bool, bool]] = []
+    for h in ctx.network:
+        if h in mountains or h not in s.playable:
+            continue
+        state = (h, h in hills, h in zoc)
+        if state not in seen:
+            seen[state] = 1
+            frontier.append(state)
+    length = 1
+    while frontier:
+        for h, _, _ in frontier:
+            for origin in adjacent[h]:
+                if origin not in out:  # lengths only grow: the first one found is the shortest
+                    out[origin] = length
+        if length == MAX_LINE:
+            break
+        nxt = []
+        for h, hill, inzoc in frontier:
+            for p in adjacent[h]:
+                if p in closed:
+                    continue
+                nh, nz = hill or p in hills, inzoc or p in zoc
+                if length + 1 > line_limit(nh, nz):
+                    continue
+                state = (p, nh, nz)
+                if state not in seen:
+                    seen[state] = length + 1
+                    nxt.append(state)
+        frontier = nxt
+        length += 1
+    return {h: n for h, n in out.items() if h not in ctx.enemy_hexes}
+
+
+# -- 12.4-12.6: markers and attrition --------------------------------------------------------------
+def marker_after(marker: Supply | None, supplied: bool) -> Supply | None:
+    """12.4: supplied units lose their marker; the others get Low, and Low turns to No."""
+    if supplied:
+        return None
+    return Supply.LOW if marker is None else Supply.NO
+
+
+# -- 12.7: town control ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ControlChange:
+    """An empty town that changes hands in the Supply check phase (12.7)."""
+
+    town: str
+    hex: Hex
+    vp: int
+    before: Side
+    after: Side
+    italian: SupplyTrace
+    allied: SupplyTrace
+
+    def describe(self) -> str:
+        if self.after is Side.ALLIED:
+            why = "cannot draw Italian supply but can draw Allied supply"
+        else:
+            why = "can draw Italian supply and not Allied supply"
+        return (
+            f"{self.town} ({self.hex.label}, {self.vp} VP) is empty, {why}: it becomes "
+            f"{self.after.adjective}-controlled (12.7)"
+        )
+
+
+def town_control_changes(
+    position: Position, contexts: dict[Side, SupplyContext] | None = None, *, explain: bool = False
+) -> list[ControlChange]:
+    """12.7: the empty towns that change control now.  Each town traces supply for both sides
+    as if it were a unit (its own hex not counted); all towns are judged on the same position
+    and change together."""
+    s = position.scenario
+    ctx = contexts if contexts is not None else {}  # filled in as needed: the caller may reuse them
+    occupied = {u.hex for u in position.units.values() if u.status is Status.MAP and u.hex is not None}
+    out: list[ControlChange] = []
+    for name in sorted(s.towns):
+        h = s.town_hex(name)
+        if h in occupied:
+            continue
+        owner = position.controller(name)
+        if Side.ITALIAN not in ctx:
+            ctx[Side.ITALIAN] = supply_context(position, Side.ITALIAN)
+        italian = _trace(ctx[Side.ITALIAN], h, explain, None, name)
+        if italian.supplied is (owner is Side.ITALIAN):
+            continue  # Italian supply alone already keeps the town where it is
+        if Side.ALLIED not in ctx:
+            ctx[Side.ALLIED] = supply_context(position, Side.ALLIED)
+        allied = _trace(ctx[Side.ALLIED], h, explain, None, name)
+        if owner is Side.ITALIAN and not italian.supplied and allied.supplied:
+            out.append(ControlChange(name, h, s.towns[name].vp, owner, Side.ALLIED, italian, allied))
+        elif owner is Side.ALLIED and italian.supplied and not allied.supplied:
+            out.append(ControlChange(name, h, s.towns[name].vp, owner, Side.ITALIAN, italian, allied))
+    return out
+
+
+# -- the phase -------------------------------------------------------------------------------------
+def supply_phase(game: Game) -> None:
+    """The Supply check & attrition phase of the phasing side: first town control (12.7), then
+    every friendly unit on the map (12.4), then attrition for units with No supply (12.6)."""
+    position = game.position
+    s = position.scenario
+    contexts: dict[Side, SupplyContext] = {}
+    changes = town_control_changes(position, contexts)
+    for change in changes:
+        position.set_control(change.town, change.after)
+        game.event(change.describe())
+    side = position.side
+    # the context 12.7 traced on still holds unless a town changed hands (12.1: enemy towns)
+    traces = check_side(position, side, context=None if changes else contexts.get(side))
+    attrition: list[str] = []
+    from cheren.engine.rules.chits import convoy_hex
+
+    convoy = convoy_hex(game)
+    for uid, trace in traces.items():
+        unit = position.units[uid]
+        before = unit.supply
+        by_convoy = convoy is not None and unit.hex == convoy and not trace.supplied
+        after = marker_after(before, trace.supplied or by_convoy)
+        if by_convoy and convoy is not None:
+            game.event(f"{s.units[uid].name} in {convoy.label} is kept in supply by a Supply convoy (5.1)")
+        unit.supply = after
+        name = s.units[uid].name
+        where = unit.hex.label if unit.hex is not None else "?"
+        if before is not None and after is None:
+            marker = before.value.title()
+            game.event(f"{name} in {where} draws supply again: its {marker} supply marker is removed (12.4)")
+        elif before is None and after is Supply.LOW:
+            game.event(f"{name} in {where} cannot draw supply: Low supply marker (12.4)")
+        elif before is Supply.LOW and after is Supply.NO:
+            game.event(f"{name} in {where} still cannot draw supply: the marker flips to No supply (12.4)")
+        elif before is Supply.NO and after is Supply.NO:
+            game.event(f"{name} in {where} still cannot draw supply: No supply (12.4)")
+        if after is Supply.NO:
+            attrition.append(uid)
+    # The air unit off the map is always in supply (11.3): it never keeps a marker.
+    for unit in position.units.values():
+        if unit.side is side and unit.status is Status.OFF_MAP and unit.supply is not None:
+            unit.supply = None
+    for uid in attrition:
+        game.event(f"attrition: {s.units[uid].name} has a No supply marker and loses a step (12.6)")
+        game.lose_step(uid, ("12.6",))
+
+
+registry.on_phase_start(Phase.SUPPLY, supply_phase)

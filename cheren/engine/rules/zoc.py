@@ -1,0 +1,76 @@
+"""Zones of control, rule 4.0."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from weakref import WeakKeyDictionary
+
+from cheren.engine.position import Position, Status, Supply
+from cheren.hexes import Hex
+from cheren.scenario.compiled import Scenario
+from cheren.scenario.models import Side
+
+HARD_ZOC_STACK = 3  # 4.0: a stack totalling 3 or more stacking value projects a hard ZoC
+
+
+class Zoc(IntEnum):
+    SOFT = 1
+    HARD = 2
+
+
+def projects_zoc(position: Position, unit_id: str) -> bool:
+    """4.0: every unit on the map projects a ZoC except the air unit and one with a No supply
+    marker (also 12.6).  Garrison units do project one (6.0)."""
+    unit = position.units[unit_id]
+    if unit.status is not Status.MAP or unit.hex is None:
+        return False
+    if position.scenario.units[unit_id].type.air:
+        return False
+    return unit.supply is not Supply.NO
+
+
+_MAPS: WeakKeyDictionary[Scenario, dict[tuple[Side, int], dict[Hex, Zoc]]] = WeakKeyDictionary()
+
+
+def zoc_map(position: Position, side: Side) -> dict[Hex, Zoc]:
+    """The hexes in the ZoC of ``side``'s units, hard where any adjacent projecting stack totals
+    3+ stacking value.  No ZoC extends into or out of a mountain hex (4.0).
+
+    Reading taken (see interpretations): a stack's hardness counts only its units that project
+    a ZoC, and separate stacks never add up.
+
+    The map depends on nothing but ``side``'s units, so it is kept under their change stamp
+    and shared by everyone who asks: read it, never change it."""
+    maps = _MAPS.setdefault(position.scenario, {})
+    key = (side, position.stamp(side))
+    found = maps.get(key)
+    if found is None:
+        if len(maps) > 64:
+            maps.clear()
+        found = maps[key] = _zoc_map(position, side)
+    return found
+
+
+def _zoc_map(position: Position, side: Side) -> dict[Hex, Zoc]:
+    s = position.scenario
+    units = s.units
+    stack_value: dict[Hex, int] = {}
+    for unit in position.units.values():
+        h = unit.hex
+        if unit.side is side and h is not None and unit.supply is not Supply.NO and unit.status is Status.MAP:
+            d = units[unit.id]
+            if not d.type.air:
+                stack_value[h] = stack_value.get(h, 0) + d.stack
+    out: dict[Hex, Zoc] = {}
+    mountains = s.mountains
+    adjacent = s.adjacent
+    for h, value in stack_value.items():
+        if h in mountains:
+            continue
+        kind = Zoc.HARD if value >= HARD_ZOC_STACK else Zoc.SOFT
+        for n in adjacent[h]:
+            if n in mountains:
+                continue
+            if kind is Zoc.HARD or n not in out:
+                out[n] = kind
+    return out

@@ -1,0 +1,36 @@
+"""Bots: players that act through the same legality gate as people, seeing only their own side.
+
+A bot gets a :class:`cheren.players.views.SideSeat` (its side's legal actions and a position with the
+enemy's chits hidden) and returns one action with a short reason.  ``BOTS`` maps the names the
+command line uses to factories taking a seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from cheren.players.bots.base import Bot, Choice
+from cheren.players.bots.heuristic import HeuristicBot
+from cheren.players.bots.lookahead import LookaheadBot
+from cheren.players.bots.random_bot import RandomBot
+
+BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "heuristic": HeuristicBot, "lookahead": LookaheadBot}
+
+
+def register_bot(name: str, factory: Callable[[int], Bot]) -> None:
+    BOTS[name] = factory
+
+
+def make_bot(name: str, seed: int) -> Bot:
+    """A bot by name; ``lookahead:12`` is the look-ahead bot with a budget of 12 plans."""
+    base, _, budget = name.partition(":")
+    if base not in BOTS:
+        raise ValueError(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}")
+    if not budget:
+        return BOTS[base](seed)
+    if base != "lookahead" or not budget.isdigit() or int(budget) < 1:
+        raise ValueError(f"{name!r}: only the lookahead bot takes a budget, a whole number of plans (lookahead:12)")
+    return LookaheadBot(seed, budget=int(budget))
+
+
+__all__ = ["BOTS", "Bot", "Choice", "HeuristicBot", "LookaheadBot", "RandomBot", "make_bot", "register_bot"]

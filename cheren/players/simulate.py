@@ -1,0 +1,520 @@
+"""Play many games bot against bot, in parallel, reproducibly.
+
+Each game gets its own seed drawn from the run's seed, so a run is reproducible whatever the
+executor and however many workers; the API takes any :class:`concurrent.futures.Executor`, so a
+Dask cluster (:mod:`cheren.players.cluster`) can run large sweeps.  Games go to the executor in batches.
+Results keep what an analyst needs (VP, victory level, steps lost, control turn by turn) and, on
+request, the action log that replays the game.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+import statistics
+from collections import Counter
+from collections.abc import Callable, Iterable
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cheren.engine.actions import action_from_json
+from cheren.engine.game import Game
+from cheren.engine.position import Position, Status, chit_key
+from cheren.players.bots import make_bot
+from cheren.players.progress_bar import Progress, game_progress, plain_progress
+from cheren.players.views import SideSeat
+from cheren.scenario import Scenario, Side, load_scenario
+from cheren.scenario.variants import check_variants
+
+_SCENARIOS: dict[str, Scenario] = {}
+
+
+def _scenario(directory: str | None) -> Scenario:
+    key = directory or ""
+    if key not in _SCENARIOS:
+        _SCENARIOS[key] = load_scenario(directory)
+    return _SCENARIOS[key]
+
+
+@dataclass
+class GameResult:
+    index: int
+    seed: int
+    allied_bot: str
+    italian_bot: str
+    allied_vp: int
+    level: str
+    winner: str  # "allied", "italian" or "draw"
+    allied_steps_lost: int
+    italian_steps_lost: int
+    actions: int
+    control: list[list[str]] = field(default_factory=list)  # allied-held towns after each game turn
+    log: list[dict[str, Any]] | None = None
+    # steps lost by cause ("stacking" 3.1, "attrition" 12.6, "combat" 8.1/11.x, "other"), per side
+    losses: dict[str, dict[str, int]] = field(default_factory=dict)
+    first_turn: int = 1  # the turn play started in (``control`` holds one entry per turn from it)
+    variants: list[str] = field(default_factory=list)  # the optional rules on (cheren.scenario.variants)
+
+
+def loss_cause(first_rule: str) -> str:
+    if first_rule == "3.1":
+        return "stacking"
+    if first_rule == "12.6":
+        return "attrition"
+    if first_rule.startswith("11.") or first_rule in ("8.1", "8.5"):
+        return "combat"
+    return "other"
+
+
+def step_losses(game: Game) -> dict[str, dict[str, int]]:
+    """Steps each side lost in ``game``, by cause (the first rule each loss cites)."""
+    out: dict[str, Counter[str]] = {side.value: Counter() for side in Side}
+    for entry in game.log:
+        for loss in entry.losses:
+            out[loss.side.value][loss_cause(loss.rules[0] if loss.rules else "")] += loss.steps
+    return {side: dict(sorted(causes.items())) for side, causes in out.items()}
+
+
+def game_seeds(seed: int, games: int) -> list[int]:
+    rng = random.Random(seed)
+    return [rng.getrandbits(31) for _ in range(games)]
+
+
+def steps_remaining(game: Game, side: Side) -> int:
+    p = game.position
+    return sum(
+        p.steps_left(uid)
+        for uid, unit in p.units.items()
+        if p.scenario.units[uid].side is side and unit.status is not Status.ELIMINATED
+    )
+
+
+def play_game(
+    index: int,
+    seed: int,
+    allied: str,
+    italian: str,
+    scenario_dir: str | None = None,
+    keep_log: bool = False,
+    start: str | None = None,
+    plan: list[dict[str, Any]] | None = None,
+    viewer: str | None = None,
+    variants: tuple[str, ...] = (),
+) -> GameResult:
+    """One whole game; the same arguments always give the same result.
+
+    ``start`` (a position code, :mod:`cheren.files`) plays out that position instead of the
+    set-up, with fresh dice from ``seed``; ``viewer`` (a side) first re-deals the chits that side
+    cannot see (:func:`redeal_hidden`); ``plan`` (actions as JSON) is applied through the gate
+    before the bots take over."""
+    s = _scenario(scenario_dir)
+    if variants:  # optional rules (cheren.scenario.variants) on top of the scenario's own
+        s = s.with_variants(set(s.variants) | set(variants))
+    if start is None:
+        game = Game(s, seed=seed)
+    else:
+        from cheren.files import parse_position_code
+
+        position = parse_position_code(start, s)
+        if viewer is not None:
+            redeal_hidden(position, Side(viewer), random.Random(seed))
+        game = Game.from_position(position, seed=seed)
+    bots = {Side.ALLIED: make_bot(allied, seed * 2 + 1), Side.ITALIAN: make_bot(italian, seed * 2 + 2)}
+    seats = {side: SideSeat(game, side) for side in Side}
+    planner = game.moment.acting
+    for data in plan or ():
+        action = action_from_json(data)
+        # the plan is the side to move's: the other side's decisions on the way (a chit window
+        # opening the phase, a retreat after an attack) are its bot's
+        while game.pending is not None and game.acting is not planner and not game.check(action).ok:
+            other = game.acting
+            game.apply(bots[other].choose(seats[other]).action)
+        game.apply(action)
+    start_steps = {side: steps_remaining(game, side) for side in Side}
+    control: list[list[str]] = []
+    first_turn = turn = game.turn
+    while not game.over:
+        side = game.acting
+        choice = bots[side].choose(seats[side])
+        game.apply(choice.action)
+        if game.turn != turn:
+            control.append(sorted(game.position.allied_control))
+            turn = game.turn
+    control.append(sorted(game.position.allied_control))
+    vp = game.position.allied_vp()
+    band = next(b for b in s.info.victory if (b.min_vp or 0) <= vp and (b.max_vp is None or vp <= b.max_vp))
+    return GameResult(
+        index=index,
+        seed=seed,
+        allied_bot=allied,
+        italian_bot=italian,
+        allied_vp=vp,
+        level=band.level,
+        winner=band.winner.value if band.winner is not None else "draw",
+        allied_steps_lost=start_steps[Side.ALLIED] - steps_remaining(game, Side.ALLIED),
+        italian_steps_lost=start_steps[Side.ITALIAN] - steps_remaining(game, Side.ITALIAN),
+        actions=len(game.log),
+        control=control,
+        log=[a.to_json() for a in game.actions()] if keep_log else None,
+        losses=step_losses(game),
+        first_turn=first_turn,
+        variants=sorted(s.variants),
+    )
+
+
+def redeal_hidden(position: Position, viewer: Side, rng: random.Random) -> None:
+    """Deal again what ``viewer`` cannot see (5.0, 5.1): the enemy's hand is refilled, chit for
+    chit, from the enemy's chits among that hand and the cup; the rest go back to the cup.  A
+    play-out then does not know what the side to move could not know."""
+    c = position.chits
+    enemy = viewer.enemy
+    s = position.scenario
+    unseen = [*c.hands[enemy], *c.cup]
+    own = sorted(x for x in unseen if s.chits[chit_key(x)].side is enemy)
+    rng.shuffle(own)
+    hand = own[: len(c.hands[enemy])]
+    c.hands[enemy] = hand
+    c.cup = sorted(x for x in unseen if x not in hand)
+
+
+Task = tuple[
+    int, int, str, str, str | None, bool, str | None, list[dict[str, Any]] | None, str | None, tuple[str, ...]
+]
+
+
+@dataclass
+class FailedGame:
+    """A game that could not be played to its end (its worker crashed, or the game raised)."""
+
+    index: int
+    seed: int
+    error: str
+
+
+class SimulationInterrupted(Exception):
+    """Ctrl-C or SIGTERM during a run: the games finished so far (in game order) and the failures."""
+
+    def __init__(self, results: list[GameResult], failed: list[FailedGame]) -> None:
+        super().__init__(f"interrupted after {len(results)} games")
+        self.results = results
+        self.failed = failed
+
+
+def _play(args: Task) -> GameResult | FailedGame:
+    try:
+        return play_game(*args)
+    except Exception as exc:  # one game's failure must not cost the others (reported as failed)
+        return FailedGame(args[0], args[1], f"{type(exc).__name__}: {str(exc)[:300]}")
+
+
+def _play_batch(batch: list[Task]) -> list[GameResult | FailedGame]:
+    return [_play(args) for args in batch]
+
+
+def batch_size(games: int, workers: int | None) -> int:
+    """Games per task: about eight tasks per worker (or a hundred tasks when the executor's size
+    is unknown), so a scheduler handles few tasks and the workers still share the load evenly."""
+    tasks = 8 * workers if workers else 100
+    return max(1, -(-games // tasks))
+
+
+def simulate(
+    games: int,
+    seed: int,
+    allied: str = "random",
+    italian: str = "random",
+    *,
+    executor: Executor | None = None,
+    jobs: int = 1,
+    scenario_dir: str | None = None,
+    keep_log: bool = False,
+    progress: Progress | bool | None = None,
+    batch: int | None = None,
+    start: str | None = None,
+    plan: list[dict[str, Any]] | None = None,
+    viewer: str | None = None,
+    on_result: Callable[[GameResult], None] | None = None,
+    only: Iterable[int] | None = None,
+    failed: list[FailedGame] | None = None,
+    variants: Iterable[str] = (),
+) -> list[GameResult]:
+    """Play ``games`` games and return their results in game order.
+
+    With no executor, ``jobs`` > 1 runs a process pool of that size and 1 plays in this process.
+    ``batch`` games go to the executor as one task (default: :func:`batch_size`).  ``progress``
+    is called with (games done, games) as they finish; True shows a bar (:mod:`cheren.players.progress_bar`:
+    a widget in a notebook).  ``start``, ``plan`` and ``viewer`` play out a position (see
+    :func:`play_game`); ``on_result`` sees each game as it finishes.  ``only`` plays just those
+    game numbers of the run (the others' seeds are drawn all the same: ``--resume``).
+
+    A game that fails (its worker crashed, or the game raised) goes into ``failed`` when it is
+    given, else raises :class:`SimulationError`.  Ctrl-C stops the run at once: pending games are
+    cancelled, the workers stopped, and :class:`SimulationInterrupted` carries what finished."""
+    if progress is True:
+        with game_progress(games) as bar:
+            return simulate(games, seed, allied, italian, executor=executor, jobs=jobs, scenario_dir=scenario_dir,
+                            keep_log=keep_log, progress=bar, batch=batch, start=start, plan=plan, viewer=viewer,
+                            on_result=on_result, only=only, failed=failed, variants=variants)
+    report = progress if callable(progress) else None
+    seeds = game_seeds(seed, games)
+    wanted = set(range(games)) if only is None else {i for i in only if 0 <= i < games}
+    chosen = tuple(sorted(check_variants(variants)))
+    tasks: list[Task] = [
+        (i, sd, allied, italian, scenario_dir, keep_log, start, plan, viewer, chosen) for i, sd in enumerate(seeds)
+        if i in wanted
+    ]
+    results: list[GameResult] = []
+    failures: list[FailedGame] = []
+
+    def take(outcome: GameResult | FailedGame) -> None:
+        if isinstance(outcome, FailedGame):
+            failures.append(outcome)
+        else:
+            results.append(outcome)
+            if on_result:
+                on_result(outcome)
+        if report:
+            report(len(results) + len(failures), len(tasks))
+
+    try:
+        if executor is None and jobs <= 1:
+            for t in tasks:
+                take(_play(t))
+        else:
+            _run_pool(tasks, executor, jobs, batch, take)
+    except KeyboardInterrupt:
+        raise SimulationInterrupted(sorted(results, key=lambda r: r.index),
+                                    sorted(failures, key=lambda f: f.index)) from None
+    if failures:
+        if failed is None:
+            raise SimulationError(failures)
+        failed.extend(sorted(failures, key=lambda f: f.index))
+    return sorted(results, key=lambda r: r.index)
+
+
+class SimulationError(RuntimeError):
+    def __init__(self, failures: list[FailedGame]) -> None:
+        self.failures = failures
+        first = failures[0]
+        super().__init__(f"{len(failures)} game(s) failed; game {first.index} (seed {first.seed}): {first.error}")
+
+
+def _run_pool(
+    tasks: list[Task],
+    executor: Executor | None,
+    jobs: int,
+    batch: int | None,
+    take: Callable[[GameResult | FailedGame], None],
+) -> None:
+    """Run the tasks on ``executor`` (or a process pool of ``jobs``).  A worker that dies breaks
+    a process pool and every task it still held: those games are played again, halving the
+    suspects in fresh pools until the game that kills its worker is alone, so only that game is
+    lost (reported as failed)."""
+    own = executor is None
+    size = batch if batch is not None else batch_size(len(tasks), jobs if own else None)
+    broken = _run_batches([tasks[i : i + size] for i in range(0, len(tasks), size)], executor, jobs, take)
+    suspects = [broken] if broken else []
+    while suspects:
+        group = suspects.pop()
+        again = _run_batches([[t] for t in group], None, jobs, take)
+        if len(again) == 1:
+            take(FailedGame(again[0][0], again[0][1], "the worker process running this game died"))
+        elif again:
+            half = len(again) // 2
+            suspects += [again[:half], again[half:]]
+
+
+def _run_batches(
+    batches: list[list[Task]], executor: Executor | None, jobs: int, take: Callable[[GameResult | FailedGame], None]
+) -> list[Task]:
+    """Run the batches; the tasks of batches whose worker died, to be played again."""
+    own = executor is None
+    pool = executor if executor is not None else ProcessPoolExecutor(max_workers=jobs, initializer=_quiet_worker)
+    broken: list[Task] = []
+    futures = {pool.submit(_play_batch, b): b for b in batches}
+    try:
+        for future in as_completed(futures):
+            try:
+                done = future.result()
+            except BrokenProcessPool:
+                broken += futures[future]
+                continue
+            for outcome in done:
+                take(outcome)
+    except BaseException:
+        for f in futures:
+            f.cancel()
+        if own:
+            _stop(pool)
+        raise
+    if own:
+        pool.shutdown()
+    return sorted(broken)
+
+
+def _quiet_worker() -> None:
+    """Workers leave Ctrl-C to the parent (a terminal sends it to the whole group) and end at
+    once on SIGTERM, whatever handler they inherited."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _stop(pool: Executor) -> None:
+    """Stop a process pool now: cancel what has not started and end the workers (no orphans)."""
+    processes = list(getattr(pool, "_processes", {}).values()) if isinstance(pool, ProcessPoolExecutor) else []
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in processes:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in processes:
+        proc.join(timeout=1)
+        if proc.is_alive():
+            proc.kill()
+            proc.join(timeout=1)
+
+
+def replay_result(result: GameResult, scenario: Scenario) -> Game:
+    """Replay a game from its logged actions (needs ``keep_log``)."""
+    if result.log is None:
+        raise ValueError("this result was played without keep_log; no actions to replay")
+    return Game.replay(scenario, result.seed, [action_from_json(a) for a in result.log])
+
+
+def summary(results: Iterable[GameResult]) -> str:
+    rows = list(results)
+    if not rows:
+        return "no games"
+    n = len(rows)
+    levels = Counter(r.level for r in rows)
+    winners = Counter(r.winner for r in rows)
+
+    def mean(xs: list[int]) -> float:
+        return sum(xs) / n
+
+    vps = [r.allied_vp for r in rows]
+    lines = [
+        f"{n} games, {rows[0].allied_bot} (Allies) vs {rows[0].italian_bot} (Italians)",
+        f"allied VP: mean {mean(vps):.1f}, median {statistics.median(vps):g}, min {min(vps)}, max {max(vps)}",
+        f"steps lost: allied {mean([r.allied_steps_lost for r in rows]):.1f}, "
+        f"italian {mean([r.italian_steps_lost for r in rows]):.1f} per game",
+        f"winners: allied {winners['allied']}, italian {winners['italian']}, draw {winners['draw']}",
+        *_loss_lines(rows),
+        "",
+        "| victory level | games | share |",
+        "|---|---|---|",
+    ]
+    # Levels in the order of the victory scale (14.0), which is the order of their VP.
+    lowest = {level: min(r.allied_vp for r in rows if r.level == level) for level in levels}
+    for level, count in sorted(levels.items(), key=lambda kv: lowest[kv[0]]):
+        lines.append(f"| {level} | {count} | {count / n:.0%} |")
+    return "\n".join(lines)
+
+
+def _loss_lines(rows: list[GameResult]) -> list[str]:
+    if not any(r.losses for r in rows):
+        return []
+    lines = []
+    for side in Side:
+        total: Counter[str] = Counter()
+        for r in rows:
+            total.update(r.losses.get(side.value, {}))
+        parts = ", ".join(f"{cause} {total[cause] / len(rows):.1f}" for cause in sorted(total))
+        lines.append(f"{side.adjective.lower()} steps lost per game by cause (before replacements): {parts or 'none'}")
+    return lines
+
+
+RESULTS_FORMAT = "cheren-results"
+
+
+@dataclass
+class Run:
+    """What a results file says about its run, so ``--resume`` can finish it."""
+
+    games: int
+    seed: int
+    allied: str
+    italian: str
+    keep_log: bool = False
+    partial: bool = False
+    failed: list[FailedGame] = field(default_factory=list)
+    variants: list[str] = field(default_factory=list)
+
+
+def results_json(results: list[GameResult], run: Run | None = None) -> str:
+    data: Any = [asdict(r) for r in results]
+    if run is not None:
+        data = {"format": RESULTS_FORMAT, "version": 1,
+                "run": {k: v for k, v in asdict(run).items() if k != "failed"},
+                "failed": [asdict(f) for f in run.failed], "games": data}
+    return json.dumps(data, indent=1) + "\n"
+
+
+def _cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet will not run as a formula (=, +, -, @ lead a formula)."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def results_csv(results: list[GameResult]) -> str:
+    buf = io.StringIO()
+    fields = [k for k in asdict(results[0]) if k not in ("control", "log", "losses")] if results else []
+    writer = csv.DictWriter(buf, fieldnames=[*fields, "control_by_turn", "losses"])
+    writer.writeheader()
+    for r in results:
+        row = {k: _cell(v) for k, v in asdict(r).items() if k in fields}
+        row["control_by_turn"] = _cell(json.dumps(r.control))
+        row["losses"] = _cell(json.dumps(r.losses))
+        writer.writerow(row)
+    return buf.getvalue()
+
+
+def write_results(results: list[GameResult], path: str | Path, run: Run | None = None) -> None:
+    """Write results as JSON (with the run's record when given) or CSV, atomically; ``-`` is
+    standard output (JSON)."""
+    from cheren.files.outputs import write_output
+
+    csv_file = str(path) != "-" and Path(path).suffix.lower() == ".csv"
+    write_output(path, results_csv(results) if csv_file else results_json(results, run))
+
+
+def read_results(path: str | Path) -> list[GameResult]:
+    return read_run(path)[0]
+
+
+def read_run(path: str | Path) -> tuple[list[GameResult], Run | None]:
+    """The games of a results file and, for files this version writes, its run record.  A file
+    that is not such a file is refused with a clear message (ValueError)."""
+    from cheren.files.position_saves import SaveError, parse_json_object, read_save
+
+    text = read_save(path)
+    try:
+        data: Any = json.loads(text)
+    except (ValueError, RecursionError):
+        raise SaveError(f"{path}: not a JSON results file (CSV results cannot be resumed)") from None
+    run = None
+    if isinstance(data, dict):
+        raw = parse_json_object(text, str(path))
+        if raw.get("format") != RESULTS_FORMAT or not isinstance(raw.get("run"), dict):
+            raise SaveError(f"{path}: not a cheren results file")
+        try:
+            run = Run(**raw["run"], failed=[FailedGame(**f) for f in raw.get("failed", [])])
+        except TypeError as exc:
+            raise SaveError(f"{path}: run: {exc}") from None
+        data = raw.get("games")
+    if not isinstance(data, list):
+        raise SaveError(f"{path}: games: must be a list")
+    try:
+        return [GameResult(**row) for row in data], run
+    except TypeError as exc:
+        raise SaveError(f"{path}: games: {exc}") from None
+
+
+stderr_progress = plain_progress  # the name this module gave it before cheren.players.progress_bar

@@ -1,0 +1,72 @@
+"""``cheren lessons check``: every lesson proves itself.
+
+For each exercise: its start position is legal and the learner's side acts in it, its setup
+plays, its solution passes its tests, and each expected mistake fails, is recognised, and says
+its feedback with its rule.  Every rule a lesson cites has a summary in the rules reference.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from cheren.engine.rule_summaries import summary
+from cheren.scenario.compiled import Scenario
+from cheren.scenario.errors import Problem
+from cheren.study.lessons.exercise_run import ExerciseRun
+from cheren.study.lessons.files import Lesson, LessonError
+
+
+@dataclass
+class LessonReport:
+    lesson: Lesson
+    problems: list[Problem] = field(default_factory=list)
+    exercises: int = 0
+    wrong_answers: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def check_lesson(lesson: Lesson, scenario: Scenario) -> LessonReport:
+    report = LessonReport(lesson)
+
+    def fail(where: str, message: str) -> None:
+        report.problems.append(Problem(lesson.source, where, message))
+
+    cited = set(lesson.model.rules)
+    for e in lesson.model.exercises:
+        report.exercises += 1
+        where = f"exercises[{e.id}]"
+        cited |= set(e.rules) | {w.rule for w in e.wrong}
+        try:
+            run = ExerciseRun(lesson, e, scenario)
+        except (LessonError, ValueError) as exc:
+            fail(where, f"cannot start: {exc}")
+            continue
+        if run.game.acting is not e.side and run.game.pending is None:
+            fail(where, f"the {e.side.adjective} side is not the one to act at the start ({run.game.status()})")
+        feedback = run.play(e.solution)
+        if not run.passed():
+            failing = "; ".join(text for ok, text in (run.test(t) for t in e.success) if not ok)
+            said = " / ".join(str(fb) for fb in feedback if not fb.ok)
+            fail(f"{where}.solution", f"does not pass: {failing}" + (f" (refused: {said})" if said else ""))
+        for i, wrong in enumerate(e.wrong):
+            report.wrong_answers += 1
+            trial = ExerciseRun(lesson, e, scenario)
+            trial.play(wrong.steps)
+            verdict = trial.check()
+            if verdict.passed:
+                fail(f"{where}.wrong[{i}]", "passes the exercise's tests: it is not a wrong answer")
+            elif verdict.wrong is not wrong:
+                fail(f"{where}.wrong[{i}]", f"is not recognised when played (Check says: {verdict.text})")
+            elif wrong.rule not in verdict.rules:
+                fail(f"{where}.wrong[{i}]", f"the verdict does not cite rule {wrong.rule}")
+    for rule in sorted(cited):
+        if summary(rule) is None:
+            fail("rules", f"rule {rule} has no summary in the rules reference (cheren/rules_reference.yaml)")
+    return report
+
+
+def check_course(lessons: list[Lesson], scenario: Scenario) -> list[LessonReport]:
+    return [check_lesson(lesson, scenario) for lesson in lessons]
