@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from cheren import load_scenario
-from cheren.app.controller import Controller
+from cheren.app.board import Board
 from cheren.engine.game import Game
 from cheren.render.scene import build_scene
 from cheren.render.svg import scene_to_svg
@@ -65,14 +65,14 @@ def main() -> None:
 
     scenario = load_scenario()
     game = Game(scenario, seed=1941)
-    c = Controller(game)
-    c.end_phase()
+    c = Board(game)
+    c.play.end_phase()
     while game.pending is not None:
-        c.answer(len(c.decision_options()) - 1)
+        c.decisions.answer(len(c.decisions.options()) - 1)
     c.click_hex(scenario.town_hex("Kassala"))  # a unit selected: its reach and supply line shown
     for key in ("zoc-italian", "control"):
-        c.set_overlay(key)
-    overlays = c.overlay_list()
+        c.overlays.set(key)
+    overlays = c.overlays.drawn()
     canvas = SceneCanvas(1000, 660)
 
     def svg() -> object:
@@ -90,15 +90,15 @@ def main() -> None:
     uid = c.selected
 
     def deselect() -> object:
-        c.select(None)
+        c.play.select(None)
         return canvas.show(c.scene())
 
     def select_unit() -> object:
-        c.select(uid)
+        c.play.select(uid)
         return canvas.show(c.scene())
 
     def hover() -> object:
-        moves = sorted(c.legal_moves(uid or ""))
+        moves = sorted(c.play.legal_moves(uid or ""))
         c.set_hover(moves[len(sent) % len(moves)] if moves else None)
         return canvas.show(c.scene())
 

@@ -235,8 +235,8 @@ def test_the_app_analysis_panel_reports_shows_threats_and_fills_its_gauge() -> N
     panel = app.analysis
     panel.analyse()
     assert "2106 (Col 41, Col 2)" in panel.output.value and "<table>" in panel.output.value
-    assert "threats" in app.controller.overlays
-    assert {o.kind for o in app.controller.overlay_list()} >= {"threat", "enemy-reach"}
+    assert "threats" in app.board.overlays.on
+    assert {o.kind for o in app.board.overlays.drawn()} >= {"threat", "enemy-reach"}
     seen: list[str] = []
     panel.gauge.observe(lambda change: seen.append(change["new"]), "value")
     panel.games.value, panel.bot.value = 3, "random"
@@ -245,7 +245,7 @@ def test_the_app_analysis_panel_reports_shows_threats_and_fills_its_gauge() -> N
     assert any("1 of 3 play-outs" in v for v in seen) and any("2 of 3 play-outs" in v for v in seen)
     assert panel.chart.value[:4] == b"\x89PNG"
     assert "0 of 5 play-outs" in gauge_html(None, 5)
-    app.controller.end_phase()
+    app.board.play.end_phase()
     assert "The position has changed" in panel.output.value
 
 

@@ -78,7 +78,7 @@ def test_the_solution_passes_its_tests(item: tuple[object, Exercise]) -> None:
     assert verdict.stars == 3
     for test in exercise.success:
         if test.refused is not None:  # the refusal the learner provokes cites its rule
-            assert any(test.refused.rule in fb.rules for fb in run.controller.refusals)
+            assert any(test.refused.rule in fb.rules for fb in run.refusals)
 
 
 @pytest.mark.parametrize("item", WRONG, ids=_id)
@@ -93,6 +93,27 @@ def test_each_listed_wrong_answer_fails_with_its_feedback_and_rule(item: tuple[o
     assert wrong.rule in verdict.rules
 
 
+@pytest.mark.parametrize("item", EXERCISES, ids=_id)
+def test_the_solution_clicked_in_the_app_passes_too(item: tuple[object, Exercise]) -> None:
+    """The runner plays steps on the game itself; the app's lesson mode plays them as clicks on
+    the board.  Both must mean the same: what a lesson checks is what a learner can click."""
+    from cheren.app.board import Board
+    from cheren.app.lesson_mode import LessonMode
+
+    lesson, exercise = item
+    run = ExerciseRun(lesson, exercise, SCENARIO)  # type: ignore[arg-type]
+    mode = LessonMode(Board(run.game), run)
+    said = [mode.play_step(step) for step in exercise.solution]
+    verdict = mode.check()
+    assert verdict.passed, (verdict.text, [str(fb) for fb in said])
+    for i, wrong in enumerate(exercise.wrong):
+        trial = ExerciseRun(lesson, exercise, SCENARIO)  # type: ignore[arg-type]
+        mode = LessonMode(Board(trial.game), trial)
+        for step in wrong.steps:
+            mode.play_step(step)
+        assert mode.check().wrong is wrong, f"wrong[{i}] clicked in the app is not recognised"
+
+
 def test_cheren_lessons_check_is_green(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["lessons", "check"]) == 0
     out = capsys.readouterr().out
@@ -103,21 +124,21 @@ def test_cheren_lessons_check_is_green(capsys: pytest.CaptureFixture[str]) -> No
 def _lined_up(lesson: str, exercise: str) -> str:
     run = ExerciseRun(load_lesson(lesson, SCENARIO), exercise, SCENARIO)
     run.play(run.exercise.solution)
-    w = run.controller.whatif()
+    w = run.whatif()
     return str(w.odds.column_name)
 
 
 def test_11_0_seventeen_against_five_is_3_to_1_in_the_lesson() -> None:
     run = ExerciseRun(load_lesson("combat-odds", SCENARIO), "seventeen-against-five", SCENARIO)
     run.play(run.exercise.solution)
-    odds = run.controller.whatif().odds
+    odds = run.whatif().odds
     assert (odds.attack_sp, odds.defence_sp, odds.raw, odds.column_name) == (17, 5, "3-1", "3-1")
 
 
 def test_11_1_the_terrain_shift_turns_5_to_1_into_3_to_1_in_the_lesson() -> None:
     run = ExerciseRun(load_lesson("combat-odds", SCENARIO), "terrain-shift", SCENARIO)
     run.play(run.exercise.wrong[0].steps)  # 10 against 2 in rough Sabderat
-    odds = run.controller.whatif().odds
+    odds = run.whatif().odds
     assert (odds.raw, odds.column_name) == ("5-1", "3-1")
     assert any(s.rule == "11.1" for s in odds.shifts)
 
@@ -125,7 +146,7 @@ def test_11_1_the_terrain_shift_turns_5_to_1_into_3_to_1_in_the_lesson() -> None
 def test_11_4_support_turns_2_to_1_into_3_to_1_in_the_lesson() -> None:
     run = ExerciseRun(load_lesson("combat-odds", SCENARIO), "support-shift", SCENARIO)
     run.play(run.exercise.solution)
-    odds = run.controller.whatif().odds
+    odds = run.whatif().odds
     assert (odds.raw, odds.column_name) == ("2-1", "3-1")
     assert any(s.rule == "11.4" for s in odds.shifts)
 
@@ -133,28 +154,33 @@ def test_11_4_support_turns_2_to_1_into_3_to_1_in_the_lesson() -> None:
 def test_12_1_the_arressa_example() -> None:
     """The brigade in Arressa is supplied along the track (the unit in the mountains has no
     ZoC); the 3-6 in the hills beside it is not (hills and enemy ZoC: a line of 1 hex)."""
+    from cheren.engine.rules.supply import unit_supply
+
     run = ExerciseRun(load_lesson("supply", SCENARIO), "arressa-example", SCENARIO)
-    c = run.controller
-    assert c.supply_trace("ind_10").supplied
-    trace = c.supply_trace("comm_51")
+    assert unit_supply(run.game.position, "ind_10").supplied
+    trace = unit_supply(run.game.position, "comm_51")
     assert not trace.supplied
     assert "hill hex" in str(trace) and "enemy ZoC" in str(trace)
 
 
 # -- how an exercise is worked: by clicks, with hints, stars and the solution ----------------
 def test_an_exercise_solved_by_clicks_with_one_hint_earns_two_stars(tmp_path: Path) -> None:
+    from cheren.app.board import Board
+    from cheren.app.lesson_mode import LessonMode
+
     progress = Progress.open(tmp_path / "progress.json")
     lesson = load_lesson("map-and-terrain", SCENARIO)
     run = ExerciseRun(lesson, "drive-by-road", SCENARIO,
                       on_solved=lambda r, v: progress.record(lesson.key(r.exercise), v.stars))
-    assert run.hint() == lesson.exercises[0].hints[0]
-    c = run.controller
-    c.click_hex(Hex.from_label("0208"))            # select the Tank (the first unit that can move)
-    if c.selected != "tank_sqn":
-        c.click_hex(Hex.from_label("0208"))        # a second click cycles through the stack
-    assert c.selected == "tank_sqn"
-    c.click_hex(Hex.from_label("0911"))
-    verdict = run.check()
+    board = Board(run.game)
+    mode = LessonMode(board, run)
+    assert mode.hint() == lesson.exercises[0].hints[0]
+    board.click_hex(Hex.from_label("0208"))            # select the Tank (the first unit that can move)
+    if board.selected != "tank_sqn":
+        board.click_hex(Hex.from_label("0208"))        # a second click cycles through the stack
+    assert board.selected == "tank_sqn"
+    board.click_hex(Hex.from_label("0911"))
+    verdict = mode.check()
     assert verdict.passed and verdict.stars == 2
     saved = json.loads((tmp_path / "progress.json").read_text())
     assert saved["exercises"]["map-and-terrain/drive-by-road"]["stars"] == 2
@@ -171,8 +197,7 @@ def test_hints_run_out_and_the_solution_earns_no_star() -> None:
 
 def test_an_unexpected_mistake_says_what_is_still_missing() -> None:
     run = ExerciseRun(load_lesson("map-and-terrain", SCENARIO), "drive-by-road", SCENARIO)
-    run.controller.select("tank_sqn")
-    run.controller.move_to(Hex.from_label("0210"))
+    run.do({"move": {"unit": "tank_sqn", "to": "0210"}})
     verdict = run.check()
     assert not verdict.passed and verdict.wrong is None
     assert "Tank must end in 0911 (it is in 0210)" in verdict.text
@@ -184,7 +209,7 @@ def test_reset_goes_back_to_the_start_and_keeps_the_hints_taken() -> None:
     run.play(run.exercise.solution)
     run.reset()
     assert run.game.position.units["tank_sqn"].hex == Hex.from_label("0208")
-    assert run.hints_shown == 1 and run.controller.refusals == []
+    assert run.hints_shown == 1 and run.refusals == []
 
 
 def test_the_other_side_only_passes_and_never_moves() -> None:
@@ -360,16 +385,16 @@ def test_solving_an_exercise_in_the_app_keeps_the_map_and_marks_the_picker(tmp_p
     from cheren.app.lesson_app import LessonApp
 
     app = LessonApp("map-and-terrain", 2, progress=tmp_path / "p.json")
-    app.controller.select("tank_sqn")
-    app.controller.click_hex(Hex.from_label("1808"))
+    app.board.play.select("tank_sqn")
+    app.board.click_hex(Hex.from_label("1808"))
     assert app.check().passed
-    assert app.run.exercise.id == "tanks-and-mountains" and app.controller.refusals
+    assert app.run.exercise.id == "tanks-and-mountains" and app.run.refusals
     assert app.picker.options[2][0].endswith("★★★") and "1 of 3 solved" in app.count.value
     app.choose(0)
     assert app.run.exercise.id == "drive-by-road" and "By road to Aicota" in app.goal.value
     assert app.hint() == app.run.exercise.hints[0] and "Hint 1 of 3" in app.verdict.value
     app.show_solution()
-    assert app.controller.position.units["tank_sqn"].hex == Hex.from_label("0911")
+    assert app.board.position.units["tank_sqn"].hex == Hex.from_label("0911")
     assert app.check().stars == 0
 
 

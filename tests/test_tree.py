@@ -139,41 +139,41 @@ def test_a_save_keeps_the_whole_tree_and_old_saves_still_load(tmp_path: Path) ->
     assert list(one.lines) == ["main"] and one.game.actions() == old.actions()
 
 
-# -- through the app's controller, as the Lines panel drives it ---------------------------------------
-def test_the_controller_branches_switches_promotes_deletes_and_compares() -> None:
+# -- through the app's board, as the Lines panel drives it ---------------------------------------
+def test_the_board_branches_switches_promotes_deletes_and_compares() -> None:
     from cheren.app import App
 
     app = App(assault())
-    c = app.controller
-    assert c.branch("attack", luck="new").ok
+    c = app.board
+    assert c.lines.branch("attack", luck="new").ok
     assert c.study.current == "attack" and "fresh dice" in c.feedback.text
     c.game.apply(ATTACK)
     finish(c.game)
-    assert c.switch_line("main").ok and c.game.actions() == []
-    assert c.undo().kind == "refused"  # nothing played on main yet
-    assert c.switch_line("attack").ok
+    assert c.lines.switch("main").ok and c.game.actions() == []
+    assert c.play.undo().kind == "refused"  # nothing played on main yet
+    assert c.lines.switch("attack").ok
     for _ in range(len(c.game.log)):
-        c.undo()
-    assert c.undo().kind == "refused" and "This line starts here" in c.feedback.text
-    c.redo()
-    assert c.compare_lines("attack", "main").kind == "info"
-    assert "line-diff" in c.overlays and any(o.kind == "line-diff" for o in c.overlay_list())
+        c.play.undo()
+    assert c.play.undo().kind == "refused" and "This line starts here" in c.feedback.text
+    c.play.redo()
+    assert c.lines.compare("attack", "main").kind == "info"
+    assert "line-diff" in c.overlays.on and any(o.kind == "line-diff" for o in c.overlays.drawn())
     assert "attack" in app.lines.tree.value and "new luck" in app.lines.tree.value
     assert "Allied VP" in app.lines.comparison.value
-    assert c.promote_line("attack").ok and c.study.main == "attack"
-    assert c.delete_line("main").ok and set(c.study.lines) == {"attack"}
-    assert c.switch_line("nowhere").kind == "refused"
+    assert c.lines.promote("attack").ok and c.study.main == "attack"
+    assert c.lines.delete("main").ok and set(c.study.lines) == {"attack"}
+    assert c.lines.switch("nowhere").kind == "refused"
 
 
-def test_the_controller_saves_and_loads_the_tree(tmp_path: Path) -> None:
+def test_the_board_saves_and_loads_the_tree(tmp_path: Path) -> None:
     from cheren.app import App
 
     app = App(assault())
-    c = app.controller
-    c.branch("wait")
+    c = app.board
+    c.lines.branch("wait")
     c.game.apply(EndPhase())
-    assert c.save(tmp_path / "t.json").ok and "its 2 lines" in c.feedback.text
-    other = App(assault()).controller
-    assert other.load(tmp_path / "t.json").ok
+    assert c.lines.save(tmp_path / "t.json").ok and "its 2 lines" in c.feedback.text
+    other = App(assault()).board
+    assert other.lines.load(tmp_path / "t.json").ok
     assert set(other.study.lines) == {"main", "wait"} and other.study.current == "wait"
     assert other.game.actions() == [EndPhase()]

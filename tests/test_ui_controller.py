@@ -17,7 +17,9 @@ import pytest
 
 from cheren import load_scenario
 from cheren.app import panels
-from cheren.app.controller import OVERLAYS, Controller, feature, pass_bot
+from cheren.app.board import Board
+from cheren.app.map_overlays import OVERLAYS
+from cheren.app.opponent import pass_bot
 from cheren.engine.actions import EndPhase, Move
 from cheren.engine.game import Game
 from cheren.engine.rules.movement import reachable
@@ -36,40 +38,40 @@ def scenario() -> Scenario:
     return load_scenario()
 
 
-def phase(c: Controller) -> Phase:
+def phase(c: Board) -> Phase:
     return c.game.phase
 
 
-def answer_pending(c: Controller) -> None:
+def answer_pending(c: Board) -> None:
     """Let every pending decision go by (a chit window: play no chit), else take the first answer."""
     while c.game.pending is not None:
-        options = c.decision_options()
+        options = c.decisions.options()
         passing = [i for i, (_, a) in enumerate(options) if a.kind == "pass_chit"]
-        c.answer(passing[0] if passing else 0)
+        c.decisions.answer(passing[0] if passing else 0)
 
 
-def to_phase(c: Controller, phase: Phase, side: Side = Side.ALLIED) -> None:
+def to_phase(c: Board, phase: Phase, side: Side = Side.ALLIED) -> None:
     answer_pending(c)
     while (c.game.phase, c.game.phasing) != (phase, side):
-        assert c.end_phase().ok, c.feedback
+        assert c.play.end_phase().ok, c.feedback
         answer_pending(c)
 
 
 @pytest.fixture
-def moving(scenario: Scenario) -> Controller:
-    c = Controller(Game(scenario, seed=1941))
+def moving(scenario: Scenario) -> Board:
+    c = Board(Game(scenario, seed=1941))
     to_phase(c, Phase.MOVEMENT)
     return c
 
 
 # -- selecting and moving ----------------------------------------------------------------------
-def test_selecting_a_unit_shows_its_reach_with_costs(moving: Controller) -> None:
+def test_selecting_a_unit_shows_its_reach_with_costs(moving: Board) -> None:
     c = moving
-    fb = c.select(HORSE)
+    fb = c.play.select(HORSE)
     assert fb.kind == "info" and "MP" in fb.text and "in reach" in fb.text
-    reach = next(o for o in c.overlay_list() if o.kind == "reach")
+    reach = next(o for o in c.overlays.drawn() if o.kind == "reach")
     expected = reachable(c.position, HORSE)
-    assert set(reach.hexes) == set(c.legal_moves(HORSE)) == set(expected.reach)
+    assert set(reach.hexes) == set(c.play.legal_moves(HORSE)) == set(expected.reach)
     some = sorted(expected.reach)[0]
     cost = expected.reach[some].cost
     label = reach.hexes[some]
@@ -81,22 +83,22 @@ def test_selecting_a_unit_shows_its_reach_with_costs(moving: Controller) -> None
     ring = scene.find("selection", "ui")
     assert ring and ring[0].data == (("hex", "0208"),)
     # the side panel lists the stack with values and markers
-    stack = c.stack()
+    stack = c.play.stack()
     assert any(u.id == HORSE and u.selected and (u.sp, u.mp) == (3, 8) for u in stack)
     assert "Skinner" in panels.selection_html(c) and 'data-hex="0208"' in panels.selection_html(c)
 
 
-def test_clicking_a_stack_selects_a_unit_that_can_move(moving: Controller) -> None:
+def test_clicking_a_stack_selects_a_unit_that_can_move(moving: Board) -> None:
     fb = moving.click_hex(H("0208"))
     assert fb.kind == "info"
     assert moving.selected is not None and moving.stack_hex == H("0208")
-    assert moving.legal_moves(moving.selected)
+    assert moving.play.legal_moves(moving.selected)
 
 
-def test_clicking_a_reachable_hex_moves_along_the_shown_path(moving: Controller) -> None:
+def test_clicking_a_reachable_hex_moves_along_the_shown_path(moving: Board) -> None:
     c = moving
-    c.select(HORSE)
-    moves = c.legal_moves(HORSE)
+    c.play.select(HORSE)
+    moves = c.play.legal_moves(HORSE)
     target = max(moves, key=lambda h: len(moves[h].path))
     c.set_hover(target)
     path = [item for item in c.scene().find("path", "ui")]
@@ -109,16 +111,16 @@ def test_clicking_a_reachable_hex_moves_along_the_shown_path(moving: Controller)
     assert c.last_move[-1] == target and "moves 0208 ->" in fb.text
     assert c.scene().find("last-move", "ui")
     # once moved, the unit has no reach left this phase (9.0)
-    assert not c.legal_moves(HORSE)
-    assert c.select(HORSE).rules == ("9.0",)
+    assert not c.play.legal_moves(HORSE)
+    assert c.play.select(HORSE).rules == ("9.0",)
 
 
-def test_the_whole_stack_can_move_together(moving: Controller) -> None:
+def test_the_whole_stack_can_move_together(moving: Board) -> None:
     c = moving
     c.move_stack = True
-    c.select("ind_5")
+    c.play.select("ind_5")
     target = H("0308")
-    assert target in c.legal_moves("ind_5")
+    assert target in c.play.legal_moves("ind_5")
     fb = c.click_hex(target)
     assert fb.ok and len(fb.events) > 1
     movers = list(c.position.units_at(target))
@@ -126,32 +128,32 @@ def test_the_whole_stack_can_move_together(moving: Controller) -> None:
     assert all(isinstance(e.action, Move) for e in c.game.log[-len(movers) :])
 
 
-def test_an_illegal_click_is_refused_with_the_rule_and_changes_nothing(moving: Controller, scenario: Scenario) -> None:
+def test_an_illegal_click_is_refused_with_the_rule_and_changes_nothing(moving: Board, scenario: Scenario) -> None:
     c = moving
-    c.select(HORSE)
+    c.play.select(HORSE)
     before = c.position.copy().units
     mountain = sorted(scenario.mountains)[0]
     fb = c.click_hex(mountain)
     assert fb.kind == "refused"
     assert "9.1" in fb.rules and "mountain" in fb.text
     far = H("3207")  # Massaua, far out of reach
-    fb = c.move_to(far)
+    fb = c.play.move_to(far)
     assert fb.kind == "refused" and fb.rules and "9.0" in fb.rules
     assert c.position.units == before
     assert "cheren-rule" in panels.feedback_html(fb)
 
 
 def test_units_cannot_move_outside_the_movement_phases(scenario: Scenario) -> None:
-    c = Controller(Game(scenario, seed=1941))
+    c = Board(Game(scenario, seed=1941))
     assert c.game.phase is Phase.REINFORCEMENT
-    fb = c.select(HORSE)
+    fb = c.play.select(HORSE)
     assert "cannot move now" in fb.text and fb.rules == ("7.0",)
-    assert all(o.kind != "reach" for o in c.overlay_list())
-    fb = c.move_to(H("0308"))
+    assert all(o.kind != "reach" for o in c.overlays.drawn())
+    fb = c.play.move_to(H("0308"))
     assert fb.kind == "refused" and "7.0" in fb.rules
 
 
-def test_click_map_turns_pixels_into_hexes(moving: Controller) -> None:
+def test_click_map_turns_pixels_into_hexes(moving: Board) -> None:
     c = moving
     scene = c.scene()
     x, y = scene.layout.to_pixel(H("0208"))
@@ -162,44 +164,45 @@ def test_click_map_turns_pixels_into_hexes(moving: Controller) -> None:
 
 # -- the phase stepper -------------------------------------------------------------------------
 def test_end_phase_undo_and_redo(scenario: Scenario) -> None:
-    c = Controller(Game(scenario, seed=1941))
+    c = Board(Game(scenario, seed=1941))
     status = c.status()
     assert (status["turn"], status["phase"], status["phasing"]) == (1, "Reinforcement & replacement", "Allied")
-    fb = c.end_phase()
+    fb = c.play.end_phase()
     assert fb.ok and c.game.phase is Phase.MOVEMENT
     assert "Movement" in panels.status_html(c)
     version = c.version
-    fb = c.undo()
+    fb = c.play.undo()
     assert fb.ok and "end the phase" in fb.text
     assert phase(c) is Phase.REINFORCEMENT and c.version > version
-    assert c.redo().ok and phase(c) is Phase.MOVEMENT
-    assert c.redo().kind == "refused"
+    assert c.play.redo().ok and phase(c) is Phase.MOVEMENT
+    assert c.play.redo().kind == "refused"
     assert any("end the phase" in line for line in c.log_lines())
 
 
 def test_pending_decisions_list_their_legal_answers(scenario: Scenario) -> None:
-    c = Controller(Game(scenario, seed=1941))
-    c.end_phase()  # the Italian player may play a chit before the allied Movement phase (5.1)
+    c = Board(Game(scenario, seed=1941))
+    c.play.end_phase()  # the Italian player may play a chit before the allied Movement phase (5.1)
     if c.game.pending is None:
         pytest.skip("no decision arises here in this version of the rules")
-    options = c.decision_options()
+    options = c.decisions.options()
     assert options and all(isinstance(label, str) for label, _ in options)
     assert [a for _, a in options] == c.game.legal_actions()
-    refused = c.end_phase()
+    refused = c.play.end_phase()
     assert refused.kind == "refused" and refused.rules == c.game.pending.rules
     assert "must first decide" in c.click_hex(H("0208")).text
-    assert c.answer(len(options) - 1).ok
+    assert c.decisions.answer(len(options) - 1).ok
 
 
-def test_an_answer_the_rules_refuse_is_explained(moving: Controller) -> None:
-    fb = moving.apply(EndPhase()) if moving.game.pending is None else moving.apply(Move(HORSE, (H("0308"),)))
+def test_an_answer_the_rules_refuse_is_explained(moving: Board) -> None:
+    d = moving.decisions
+    fb = d.apply(EndPhase()) if moving.game.pending is None else d.apply(Move(HORSE, (H("0308"),)))
     assert fb.ok or fb.rules
 
 
 # -- overlays ----------------------------------------------------------------------------------
-def test_overlays_switch_on_and_off(moving: Controller) -> None:
+def test_overlays_switch_on_and_off(moving: Board) -> None:
     c = moving
-    c.select(HORSE)
+    c.play.select(HORSE)
     kinds = {
         "zoc-allied": {"zoc-hard", "zoc-soft"},
         "control": {"control-allied", "control-italian"},
@@ -208,53 +211,43 @@ def test_overlays_switch_on_and_off(moving: Controller) -> None:
         "edges": {"edge"},
     }
     for key, expected in kinds.items():
-        assert c.set_overlay(key, True).ok
-        assert expected <= {o.kind for o in c.overlay_list()}, key
-        assert c.set_overlay(key, False).ok
-        assert not expected & {o.kind for o in c.overlay_list()}
-    assert c.set_overlay("reach", False).ok
-    assert all(o.kind != "reach" for o in c.overlay_list())
+        assert c.overlays.set(key, True).ok
+        assert expected <= {o.kind for o in c.overlays.drawn()}, key
+        assert c.overlays.set(key, False).ok
+        assert not expected & {o.kind for o in c.overlays.drawn()}
+    assert c.overlays.set("reach", False).ok
+    assert all(o.kind != "reach" for o in c.overlays.drawn())
     assert not c.scene().find("overlay", "overlays")
-    assert c.set_overlay("nonsense").kind == "refused"
-    assert set(c.available_overlays()) == set(OVERLAYS)
+    assert c.overlays.set("nonsense").kind == "refused"
 
 
-def test_supply_overlays_light_up_with_the_supply_module(moving: Controller) -> None:
+def test_supply_overlays_light_up_with_the_supply_module(moving: Board) -> None:
     c = moving
-    available = c.available_overlays()
-    if feature("supply") is None:
-        assert not available["supply-allied"][1]
-        assert c.set_overlay("supply-allied").kind == "refused"
-        return
-    assert c.set_overlay("supply-allied").ok
-    supply = next(o for o in c.overlay_list() if o.kind == "supply-allied")
+    assert c.overlays.set("supply-allied").ok
+    supply = next(o for o in c.overlays.drawn() if o.kind == "supply-allied")
     assert H("0208") in supply.hexes  # Kassala, next to the red west edge (12.2)
-    c.select(HORSE)
-    line = next(o for o in c.overlay_list() if o.kind == "supply-line")
+    c.play.select(HORSE)
+    line = next(o for o in c.overlays.drawn() if o.kind == "supply-line")
     assert "in supply" in (line.title or "")
 
 
-def test_the_af_abed_edge_is_greyed_before_turn_5(moving: Controller) -> None:
-    moving.set_overlay("edges")
-    edge = next(o for o in moving.overlay_list() if o.kind == "edge")
+def test_the_af_abed_edge_is_greyed_before_turn_5(moving: Board) -> None:
+    moving.overlays.set("edges")
+    edge = next(o for o in moving.overlays.drawn() if o.kind == "edge")
     assert "not live" in (edge.title or "") and "12.2" in (edge.title or "")
 
 
 # -- attacks -----------------------------------------------------------------------------------
-def test_an_attack_shows_its_what_if_and_resolves_through_the_gate(moving: Controller) -> None:
+def test_an_attack_shows_its_what_if_and_resolves_through_the_gate(moving: Board) -> None:
     c = moving
-    if not c.combat_available():
-        with pytest.raises(NotImplementedError, match="combat"):
-            c.whatif()
-        pytest.skip("cheren/rules/combat.py is not in this tree yet")
-    c.select("ind_5")
+    c.play.select("ind_5")
     assert c.click_hex(H("0308")).ok  # next to the Sabderat colonial battalion in 0408
     to_phase(c, Phase.COMBAT)
     assert c.click_hex(H("0308")).kind == "info"  # selects the stack
     fb = c.click_hex(H("0408"))  # the defender: the selected stack joins
-    assert c.attack.defender == H("0408") and c.attack.attackers == ["ind_5"]
+    assert c.combat.draft.defender == H("0408") and c.combat.draft.attackers == ["ind_5"]
     assert "8 vs 2" in fb.text and "11.1" in fb.text
-    w = c.whatif()
+    w = c.combat.whatif()
     odds = getattr(w, "odds", w)
     assert odds.column_name == "2-1" and any(s.rule == "11.1" for s in odds.shifts)
     html = panels.odds_html(w)
@@ -265,63 +258,63 @@ def test_an_attack_shows_its_what_if_and_resolves_through_the_gate(moving: Contr
         assert "%" in html and "<svg" in html
     assert c.scene().find("defender", "ui") and c.scene().find("attacker", "ui")
     # a unit that is not next to the defender is refused with its rule
-    refused = c.toggle_attacker(HORSE)
+    refused = c.combat.toggle_attacker(HORSE)
     assert refused.kind == "refused" and "11.0" in refused.rules
     n = len(c.game.log)
-    fb = c.resolve_attack()
-    assert fb.ok and c.attack.defender is None
+    fb = c.combat.resolve_attack()
+    assert fb.ok and c.combat.draft.defender is None
     assert len(c.game.log) == n + 1
     if not fb.text.startswith("die "):  # a chit window for the defender comes first
         assert c.game.pending is not None and "decide first" in fb.text
-        passing = [i for i, (_, a) in enumerate(c.decision_options()) if a.kind == "pass_chit"]
-        fb = c.answer(passing[0] if passing else 0)
+        passing = [i for i, (_, a) in enumerate(c.decisions.options()) if a.kind == "pass_chit"]
+        fb = c.decisions.answer(passing[0] if passing else 0)
     assert fb.text.startswith("die ") and "2-1 column" in fb.text
     # whatever the die said, the choices the rules hand out are pending decisions with buttons
     while c.game.pending is not None:
-        assert c.decision_options()
-        c.answer(0)
-    assert c.toggle_attacker("ind_5").kind == "refused"  # no defender picked any more
+        assert c.decisions.options()
+        c.decisions.answer(0)
+    assert c.combat.toggle_attacker("ind_5").kind == "refused"  # no defender picked any more
 
 
 # -- saves and the bot -------------------------------------------------------------------------
-def test_save_and_load(moving: Controller, tmp_path: Path) -> None:
+def test_save_and_load(moving: Board, tmp_path: Path) -> None:
     c = moving
-    c.select(HORSE)
-    target = sorted(c.legal_moves(HORSE))[0]
+    c.play.select(HORSE)
+    target = sorted(c.play.legal_moves(HORSE))[0]
     c.click_hex(target)
     path = tmp_path / "game.json"
-    assert c.save(path).ok and path.exists()
-    c.undo()
+    assert c.lines.save(path).ok and path.exists()
+    c.play.undo()
     assert c.position.units[HORSE].hex == H("0208")
-    fb = c.load(path)
+    fb = c.lines.load(path)
     assert fb.ok, fb
     assert c.position.units[HORSE].hex == target and c.selected is None
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
-    assert c.load(bad).kind == "refused"
+    assert c.lines.load(bad).kind == "refused"
     assert c.position.units[HORSE].hex == target
 
 
 def test_against_a_bot_the_bot_plays_its_side(scenario: Scenario) -> None:
-    c = Controller(Game(scenario, seed=1941), bot=pass_bot, bot_side=Side.ITALIAN)
+    c = Board(Game(scenario, seed=1941), bot=pass_bot, bot_side=Side.ITALIAN)
     assert "bot" in c.status()["mode"]
-    c.end_phase()  # the Italian chit window comes up: the bot answers it at once
+    c.play.end_phase()  # the Italian chit window comes up: the bot answers it at once
     assert c.game.acting is Side.ALLIED and c.game.phase is Phase.MOVEMENT
     while c.game.turn == 1:  # the bot plays the whole Italian player turn in one go
-        assert c.end_phase().ok, c.feedback
+        assert c.play.end_phase().ok, c.feedback
         answer_pending(c)
         assert c.game.acting is Side.ALLIED
     assert any(e.side is Side.ITALIAN for e in c.game.log)
-    assert c.undo().ok
+    assert c.play.undo().ok
     assert c.game.acting is Side.ALLIED
-    assert c.set_bot(None, None).text == "Mode: hot-seat."
+    assert c.opponent.set(None, None).text == "Mode: hot-seat."
 
 
 def test_hot_seat_shows_the_acting_side_its_own_chits_only(scenario: Scenario) -> None:
-    c = Controller(Game(scenario, seed=1941), chits=lambda game, side: [f"{side.value} secret"])
+    c = Board(Game(scenario, seed=1941), chits=lambda game, side: [f"{side.value} secret"])
     html = panels.chits_html(c)
     assert "allied secret" in html and "italian secret" not in html
-    assert set(c.chit_counts()) == {Side.ALLIED, Side.ITALIAN}
+    assert set(c.hidden.chit_counts()) == {Side.ALLIED, Side.ITALIAN}
 
 
 # -- the canvas back-end -----------------------------------------------------------------------
@@ -342,9 +335,9 @@ def test_the_canvas_backend_batches_the_terrain(scenario: Scenario) -> None:
 
 
 def test_every_primitive_has_a_canvas_call(scenario: Scenario) -> None:
-    c = Controller(Game(scenario, seed=1941))
+    c = Board(Game(scenario, seed=1941))
     for key in OVERLAYS:
-        c.set_overlay(key, c.available_overlays()[key][1])
+        c.overlays.set(key, True)
     scene = c.scene()
     rec = Recorder()
     paint_items(rec, [i for layer in scene.layers.values() for i in layer])
@@ -357,7 +350,7 @@ def painted(m: Any) -> tuple[str, ...]:
     return groups
 
 
-def test_the_map_widget_repaints_only_what_changed(moving: Controller) -> None:
+def test_the_map_widget_repaints_only_what_changed(moving: Board) -> None:
     pytest.importorskip("ipycanvas")
     from cheren.app.map import PIXEL_RATIO, MapWidget
 
@@ -366,16 +359,16 @@ def test_the_map_widget_repaints_only_what_changed(moving: Controller) -> None:
     assert set(m.canvas.stats.groups) == set(GROUPS)
     m.refresh()
     assert painted(m) == ()  # idempotent: the same scene sends nothing
-    c.select(HORSE)
+    c.play.select(HORSE)
     assert set(painted(m)) == {"overlays", "ui"}
-    c.set_hover(sorted(c.legal_moves(HORSE))[0])
+    c.set_hover(sorted(c.play.legal_moves(HORSE))[0])
     assert painted(m) == ("ui",)
     # a click on the canvas goes through the view transform to the controller
     scene = m.canvas.scene
     assert isinstance(scene, Scene)
     view = fit_view(scene.width, scene.height, 1000 * PIXEL_RATIO, 660 * PIXEL_RATIO)  # a 2x canvas
     assert m.canvas.view == view
-    target = sorted(c.legal_moves(HORSE))[-1]
+    target = sorted(c.play.legal_moves(HORSE))[-1]
     x, y = view.to_screen(*scene.layout.to_pixel(target))
     m._move(x, y)
     m._down(x, y + 197)  # the browser scrolled the canvas into view between move and press
@@ -401,19 +394,19 @@ def test_the_app_builds_and_drives_the_controller(scenario: Scenario) -> None:
     from cheren.app import App
 
     app = App(Game(scenario, seed=1941))
-    c = app.controller
+    c = app.board
     assert "Reinforcement" in app.status.value and "Turn <b>1</b>" in app.status.value
     app.end_button.click()
     assert c.game.phase is Phase.MOVEMENT
     if c.game.pending is not None:
-        assert app.decision_panel.layout.display == "flex" and app.decision_buttons.children
-        labels = [getattr(b, "description", "") for b in app.decision_buttons.children]
-        assert any("no chit" in label for label in labels) or len(labels) == len(c.decision_options())
+        assert app.play_view.decision_panel.layout.display == "flex" and app.play_view.decision_buttons.children
+        labels = [getattr(b, "description", "") for b in app.play_view.decision_buttons.children]
+        assert any("no chit" in label for label in labels) or len(labels) == len(c.decisions.options())
     answer_pending(c)
     app.click_hex("0208")
-    assert 'data-hex="0208"' in app.selection.value and app.units.children
+    assert 'data-hex="0208"' in app.play_view.selection.value and app.play_view.units.children
     app.overlay_boxes["zoc-italian"].value = True
-    assert "zoc-italian" in c.overlays
+    assert "zoc-italian" in c.overlays.on
     app.undo_button.click()
     assert "Undid" in app.feedback.value
     assert View(1.0).to_map(*View(1.0).to_screen(3.0, 4.0)) == (3.0, 4.0)
@@ -434,21 +427,21 @@ def test_3_1_ending_a_phase_over_the_stacking_limit_warns_once_first() -> None:
     from cheren.scenario import Phase
 
     game = Game(load_scenario(), seed=1941)
-    c = Controller(game)
-    c.end_phase()  # Reinforcement -> Movement: no warning there (3.1 is not checked then)
+    c = Board(game)
+    c.play.end_phase()  # Reinforcement -> Movement: no warning there (3.1 is not checked then)
     while game.pending is not None:
         game.apply(PassChit())
-        c._bump()
+        c.changed()
     assert game.phase is Phase.MOVEMENT
-    warned = c.end_phase()  # all the Allied units are still stacked in Kassala
+    warned = c.play.end_phase()  # all the Allied units are still stacked in Kassala
     assert warned.kind == "info" and "3.1" in warned.rules and "0208" in warned.text
     assert game.phase is Phase.MOVEMENT  # nothing happened yet
-    went = c.end_phase()
+    went = c.play.end_phase()
     assert went.ok and game.pending is not None and "3.1" in game.pending.rules
 
 
 def test_the_acting_side_sees_its_chits_by_name_with_effect_and_moment(scenario: Scenario) -> None:
-    c = Controller(Game(scenario, seed=1941))
+    c = Board(Game(scenario, seed=1941))
     html = panels.chits_html(c)
     hand = c.position.chits.hands[Side.ALLIED]
     assert len(hand) == 4

@@ -238,10 +238,10 @@ def test_the_apps_game_panel_starts_a_game_with_the_ticked_rules() -> None:
     from cheren.app.app import App
 
     app = App(Game(SCENARIO, seed=3))
-    app.variant_boxes[DIE_MODIFIERS].value = True
-    fb = app.new_game()
-    assert app.controller.game.scenario.variants == {DIE_MODIFIERS}
-    assert app.controller.position.scenario.variants == {DIE_MODIFIERS}
+    app.game_panel.variant_boxes[DIE_MODIFIERS].value = True
+    fb = app.game_panel.new_game()
+    assert app.board.game.scenario.variants == {DIE_MODIFIERS}
+    assert app.board.position.scenario.variants == {DIE_MODIFIERS}
     assert "die-modifiers" in fb.text
 
 

@@ -3,7 +3,7 @@ play-out evaluation whose gauge fills in as the games finish.
 
 The HTML comes from pure functions (:func:`report_html`, :func:`gauge_html`), so the tests read
 what the panel shows without a browser; :class:`AnalysisPanel` wires them to widgets and to the
-play controller (the threat map is the controller's ``threats`` overlay)."""
+board (the threat map is the board's ``threats`` overlay)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from cheren.study.analysis.evaluate import Evaluation
 from cheren.study.analysis.report import AnalysisReport
 
 if TYPE_CHECKING:
-    from cheren.app.controller import Controller
+    from cheren.app.board import Board
 
 ALLIED = "#b8412f"
 ITALIAN = "#557f38"
@@ -50,10 +50,10 @@ def gauge_html(ev: Evaluation | None, total: int) -> str:
 class AnalysisPanel:
     """Analyse the game's position, show the threat map, play the position out."""
 
-    def __init__(self, controller: Controller) -> None:
+    def __init__(self, board: Board) -> None:
         import ipywidgets as w
 
-        self.controller = controller
+        self.board = board
         self._w = w
         self.report: AnalysisReport | None = None
         self.evaluation: Evaluation | None = None
@@ -74,23 +74,23 @@ class AnalysisPanel:
         self.chart = w.Image(format="png", layout=w.Layout(max_width="330px"))
         self.chart.layout.display = "none"
         self.widget = w.VBox([analyse, self.output, w.HBox([self.games, self.bot, play]), self.gauge, self.chart])
-        controller.subscribe(self._changed)
+        board.subscribe(self._changed)
 
     def analyse(self) -> AnalysisReport:
         from cheren.study.analysis.report import analyse
 
-        c = self.controller
+        c = self.board
         self.report = analyse(c.position)
         self._version = c.version
         self.output.value = report_html(self.report)
-        c.set_overlay("threats", True)
+        c.overlays.set("threats", True)
         return self.report
 
     def play_out(self) -> Evaluation:
         from cheren.study.analysis.charts import to_png, vp_histogram
         from cheren.study.analysis.evaluate import evaluate
 
-        c = self.controller
+        c = self.board
         total = int(self.games.value)
         ev = Evaluation(c.scenario, "this position", self.bot.value, self.bot.value, 0, c.position.side.value)
         self.gauge.value = gauge_html(ev, total)
@@ -108,6 +108,6 @@ class AnalysisPanel:
         return done
 
     def _changed(self, what: set[str]) -> None:
-        if "game" in what and self.report is not None and self.controller.version != self._version:
+        if "game" in what and self.report is not None and self.board.version != self._version:
             self.output.value = ("<div class='cheren-msg info'>The position has changed: analyse it again.</div>"
                                  + report_html(self.report))

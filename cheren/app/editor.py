@@ -6,7 +6,7 @@ the phase.  After every change the checker (:mod:`cheren.files.position_problems
 with the rule that says so, and the map marks the hexes at fault.  The result is saved as a
 position file, copied as a one-line code, or played: **Play from here** starts a game.
 
-It answers the same small protocol as the play controller, so the same map widget draws it:
+It answers the same small protocol as the play board, so the same map widget draws it:
 ``scene()``, ``subscribe()``, ``click_map()``, ``set_hover()`` and ``stack_hex``.
 """
 
@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from cheren.app.controller import SELECT, Feedback
+from cheren.app.editor_marks import editor_marks
 from cheren.engine.game import Game
 from cheren.engine.opening import initial_position
 from cheren.engine.position import Position, Status, Supply
@@ -33,15 +33,12 @@ from cheren.files import (
     write_position_file,
 )
 from cheren.hexes import Hex
-from cheren.render.geometry import hex_polygon
-from cheren.render.primitives import Item, Polygon, Style, Text
 from cheren.render.scene import DEFAULT_HEX_SIZE, Scene, build_scene
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Phase, Provenance, Side
 from cheren.scenario.sequence import PHASE_TITLES
+from cheren.study.map_intents import Feedback
 
-PROBLEM = "#c0161b"
-WARNING = "#d98b00"
 EDITED = Provenance.model_validate("reconstructed: placed in the position editor")
 
 
@@ -377,54 +374,7 @@ class EditorController:
         if self._scene is None or self._scene[0] != self.version:
             self._scene = (self.version, build_scene(self.scenario, self.position, (), self.hex_size, legend=False))
         base = self._scene[1]
-        return replace(base, layers={**base.layers, "ui": self._ui_items(base)})
-
-    def _ui_items(self, scene: Scene) -> list[Item]:
-        """The picked stack, and every hex at fault outlined (red: not legal, amber: play would
-        have changed it) with the rule number, drawn over the counters without hiding them."""
-        layout = scene.layout
-        s = layout.size
-        items: list[Item] = []
-        marks: dict[Hex, PositionProblem] = {}
-        for p in self.problems():
-            if p.hex is not None and (p.hex not in marks or p.severity == "error"):
-                marks[p.hex] = p
-        for h, p in sorted(marks.items()):
-            colour = PROBLEM if p.severity == "error" else WARNING
-            items.append(
-                Polygon(
-                    points=hex_polygon(layout, h, 0.9),
-                    style=Style(stroke=colour, stroke_width=s * 0.12, linejoin="round", dash=(s * 0.2, s * 0.1)),
-                    layer="ui",
-                    cls=f"problem-{p.severity}",
-                    data=(("hex", h.label), ("rule", p.rule)),
-                )
-            )
-            x, y = layout.to_pixel(h)
-            items.append(
-                Text(
-                    x=x,
-                    y=y - s * 0.62,
-                    text=p.rule,
-                    size=s * 0.3,
-                    weight="bold",
-                    halo="#ffffff",
-                    halo_width=s * 0.08,
-                    style=Style(fill=colour),
-                    layer="ui",
-                )
-            )
-        if self.stack_hex is not None:
-            items.append(
-                Polygon(
-                    points=hex_polygon(layout, self.stack_hex, 0.96),
-                    style=Style(stroke=SELECT, stroke_width=s * 0.12, linejoin="round"),
-                    layer="ui",
-                    cls="selection",
-                    data=(("hex", self.stack_hex.label),),
-                )
-            )
-        return items
+        return replace(base, layers={**base.layers, "ui": editor_marks(base, self.problems(), self.stack_hex)})
 
 
 def _rules_in(text: str) -> tuple[str, ...]:

@@ -4,9 +4,10 @@ map, and Check, Hint, Show solution and Reset.  Only the side panels the lesson 
     from cheren.app.lesson_app import LessonApp
     LessonApp("zones-of-control")          # a lesson of the course, from its first exercise
 
-``app.run`` is the exercise being worked (:class:`cheren.study.lessons.exercise_run.ExerciseRun`);
-``app.check()``, ``app.hint()``, ``app.show_solution()``, ``app.reset()`` and
-``app.choose(i)`` are what the buttons call.
+``app.run`` is the exercise being worked (:class:`cheren.study.lessons.exercise_run.ExerciseRun`),
+``app.mode`` the app's lesson mode that puts it on the board (:class:`cheren.app.lesson_mode.LessonMode`);
+``app.check()``, ``app.hint()``, ``app.show_solution()``, ``app.reset()`` and ``app.choose(i)``
+are what the buttons call.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from typing import Any
 
 from cheren.app import panels
 from cheren.app.app import App
+from cheren.app.board import Board
+from cheren.app.lesson_mode import LessonMode
 from cheren.render.report_html import markdown_to_html
 from cheren.scenario.compiled import Scenario
 from cheren.study.lessons.course import load_lesson
@@ -79,8 +82,10 @@ class LessonApp:
         self.scenario = scenario
         self.lesson = lesson if isinstance(lesson, Lesson) else load_lesson(lesson, scenario)
         self.progress = progress if isinstance(progress, Progress) else Progress.open(progress)
-        self.run = ExerciseRun(self.lesson, exercise, scenario, on_solved=self._solved)
-        self.app = App(controller=self.run.controller, show=self.lesson.model.panels, width=width, height=height)
+        run = ExerciseRun(self.lesson, exercise, scenario, on_solved=self._solved)
+        self.board = Board(run.game)
+        self.mode = LessonMode(self.board, run)
+        self.app = App(board=self.board, show=self.lesson.model.panels, width=width, height=height)
         self._w = w
 
         self.text = w.HTML(blocks_html(self.lesson))
@@ -122,12 +127,12 @@ class LessonApp:
         return self.widget._repr_mimebundle_(**kwargs)
 
     @property
-    def controller(self) -> Any:
-        return self.run.controller
+    def run(self) -> ExerciseRun:
+        return self.mode.run
 
     # -- what the buttons do -----------------------------------------------------------------
     def check(self) -> Verdict:
-        verdict = self.run.check()
+        verdict = self.mode.check()
         kind = "pass" if verdict.passed else "fail"
         self.verdict.value = (
             f'<div class="{kind}" data-passed="{int(verdict.passed)}">{panels.esc(verdict.text)}'
@@ -136,7 +141,7 @@ class LessonApp:
         return verdict
 
     def hint(self) -> str | None:
-        text = self.run.hint()
+        text = self.mode.hint()
         n, total = self.run.hints_shown, len(self.run.exercise.hints)
         if text is None:
             message = "No more hints: try Show solution." if total else "This exercise has no hints."
@@ -146,7 +151,7 @@ class LessonApp:
         return text
 
     def show_solution(self) -> None:
-        feedback = self.run.show_solution()
+        feedback = self.mode.show_solution()
         steps = "; ".join(str(fb) for fb in feedback if fb.text)
         self.verdict.value = (
             '<div class="hint"><b>The solution, played on the map</b> (no star for this one): '
@@ -154,7 +159,7 @@ class LessonApp:
         )
 
     def reset(self) -> None:
-        self.run.reset()
+        self.mode.reset()
         self.verdict.value = ""
         self.app.map.focus(self.run.focus_hexes())
 
@@ -162,9 +167,7 @@ class LessonApp:
         """Work on the lesson's exercise number ``index`` (from 0)."""
         if self.run.exercise is self.lesson.exercises[index]:
             return
-        self.run = ExerciseRun(
-            self.lesson, index, self.scenario, on_solved=self._solved, controller=self.run.controller
-        )
+        self.mode.start(ExerciseRun(self.lesson, index, self.scenario, on_solved=self._solved))
         self.verdict.value = ""
         self._show_goal()
         self.app.map.focus(self.run.focus_hexes())

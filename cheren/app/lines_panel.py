@@ -1,6 +1,6 @@
 """The app's Lines panel: the variation tree (:mod:`cheren.study.variations`) as a list of lines, and the
-buttons that branch, switch, promote, delete and compare them.  Every button calls one
-:class:`~cheren.app.controller.Controller` method."""
+buttons that branch, switch, promote, delete and compare them.  Every button calls one method
+of the board's :class:`~cheren.app.lines.Lines`."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Any
 from cheren.app import panels
 
 if TYPE_CHECKING:
-    from cheren.app.controller import Controller
+    from cheren.app.board import Board
 
 
-def lines_html(c: Controller) -> str:
+def lines_html(c: Board) -> str:
     rows = []
-    for info in c.lines_info():
+    for info in c.lines.info():
         name = panels.esc(info["name"])
         label = f"<b>{name}</b>" if info["current"] else name
         where = "" if info["parent"] is None else (
@@ -27,26 +27,26 @@ def lines_html(c: Controller) -> str:
 
 
 class LinesPanel:
-    def __init__(self, controller: Controller) -> None:
+    def __init__(self, board: Board) -> None:
         import ipywidgets as w
 
-        self.controller = c = controller
+        self.board = c = board
         self.tree = w.HTML()
         self.name = w.Text(placeholder="name of the new line", layout=w.Layout(width="170px"))
         self.name.add_class("cheren-line-name")
         self.luck = w.ToggleButtons(options=[("same luck", "same"), ("new luck", "new")], value="same",
                                     style={"button_width": "80px"})
         self.luck.add_class("cheren-luck")
-        branch = self._button("Branch here", "cheren-branch", lambda: c.branch(self.name.value or None,
+        branch = self._button("Branch here", "cheren-branch", lambda: c.lines.branch(self.name.value or None,
                                                                               luck=self.luck.value))
         self.pick = w.Dropdown(layout=w.Layout(width="170px"))
         self.pick.add_class("cheren-line-select")
         buttons = w.HBox([
-            self._button("Switch", "cheren-switch", lambda: self._with_pick(c.switch_line)),
-            self._button("Promote", "cheren-promote", lambda: self._with_pick(c.promote_line)),
-            self._button("Delete", "cheren-delete-line", lambda: self._with_pick(c.delete_line)),
+            self._button("Switch", "cheren-switch", lambda: self._with_pick(c.lines.switch)),
+            self._button("Promote", "cheren-promote", lambda: self._with_pick(c.lines.promote)),
+            self._button("Delete", "cheren-delete-line", lambda: self._with_pick(c.lines.delete)),
             self._button("Compare", "cheren-compare", lambda: self._with_pick(
-                lambda name: c.compare_lines(c.study.current, name))),
+                lambda name: c.lines.compare(c.study.current, name))),
         ])
         self.comparison = w.HTML()
         self.widget = w.VBox([self.tree, w.HBox([self.name, branch]), self.luck, self.pick, buttons, self.comparison])
@@ -66,15 +66,15 @@ class LinesPanel:
             fn(self.pick.value)
 
     def _changed(self, what: set[str]) -> None:
-        c = self.controller
+        c = self.board
         if not what & {"game", "overlays"}:
             return
         self.tree.value = lines_html(c)
-        names = [info["name"] for info in c.lines_info()]
+        names = [info["name"] for info in c.lines.info()]
         keep = self.pick.value if self.pick.value in names else None
         self.pick.options = names
         self.pick.value = keep if keep is not None else (names[0] if names else None)
-        if c.comparison is not None:
+        if c.lines.comparison is not None:
             from cheren.render.report_html import markdown_to_html
 
-            self.comparison.value = markdown_to_html(c.comparison.explain())
+            self.comparison.value = markdown_to_html(c.lines.comparison.explain())

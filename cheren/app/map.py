@@ -1,5 +1,5 @@
 """The interactive map: the ipycanvas back-end (:class:`~cheren.render.canvas.SceneCanvas`) wired
-to a :class:`~cheren.app.controller.Controller`.
+to a mode's controller (the play :class:`~cheren.app.board.Board`, the position editor).
 
 Mouse: a click selects, moves or answers (whatever the controller decides); dragging pans; the
 wheel zooms at the pointer; moving the pointer over a reachable hex shows the path and its cost.

@@ -16,7 +16,8 @@ from cheren.render.svg import scene_to_svg
 from cheren.scenario.models import Side
 
 if TYPE_CHECKING:
-    from cheren.app.controller import Controller, Feedback
+    from cheren.app.board import Board
+    from cheren.study.map_intents import Feedback
 
 INK = "#2d2418"
 PAPER = "#f4efe1"
@@ -92,7 +93,7 @@ def rules_badges(rules: tuple[str, ...] | list[str]) -> str:
     )
 
 
-def status_html(c: Controller) -> str:
+def status_html(c: Board) -> str:
     st = c.status()
     g = c.game
     acting = g.acting
@@ -154,7 +155,7 @@ def counter_svg(position: Position, uid: str, side: float = 46.0) -> str:
     return svg.replace("<svg xmlns", '<svg style="display:block" xmlns', 1)
 
 
-def unit_html(c: Controller, info: Any) -> str:
+def unit_html(c: Board, info: Any) -> str:
     markers = []
     for m in info.markers:
         cls = "low" if m.startswith("Low") else "no" if m.startswith("No supply") else ""
@@ -169,7 +170,7 @@ def unit_html(c: Controller, info: Any) -> str:
     )
 
 
-def selection_html(c: Controller) -> str:
+def selection_html(c: Board) -> str:
     """The header of the stack panel: which hex, which unit (the browser tests read it)."""
     if c.stack_hex is None:
         return '<div class="cheren-selected" data-hex="" data-unit="">Click a unit or a stack on the map.</div>'
@@ -183,7 +184,7 @@ def selection_html(c: Controller) -> str:
     )
 
 
-def log_html(c: Controller, last: int = 60) -> str:
+def log_html(c: Board, last: int = 60) -> str:
     """The log, newest entry first, each with its events (dice rolls included) under it."""
     blocks = []
     for head, events in reversed(c.log_entries(last)):
@@ -193,15 +194,17 @@ def log_html(c: Controller, last: int = 60) -> str:
     return f'<div class="cheren-log">{body}</div>'
 
 
-def chits_html(c: Controller) -> str:
+def chits_html(c: Board) -> str:
     """Hot-seat: the acting side sees its own hand, the other side only a count (5.0)."""
-    counts = c.chit_counts()
+    hidden = c.hidden
+    counts = hidden.chit_counts()
     acting = c.game.acting
+    bot_side = c.opponent.side
     rows = []
     for side in (Side.ALLIED, Side.ITALIAN):
-        mine = side is acting and (c.bot_side is None or side is not c.bot_side) and c.curtain is None
-        visible = c.chits_visible(side) if mine else None
-        if visible and c.chits_hook is not None:  # the hook decides what the side sees, and names it
+        mine = side is acting and (bot_side is None or side is not bot_side) and hidden.curtain is None
+        visible = hidden.chits_visible(side) if mine else None
+        if visible and hidden.chits_hook is not None:  # the hook decides what the side sees, and names it
             names = ", ".join(esc(v) for v in visible)
             rows.append(f"<div><b>{side.adjective}</b> ({counts.get(side, 0)}): {names}</div>")
         elif visible:
@@ -212,7 +215,7 @@ def chits_html(c: Controller) -> str:
     return "".join(rows)
 
 
-def chit_list_html(c: Controller, side: Side) -> str:
+def chit_list_html(c: Board, side: Side) -> str:
     """Each chit of ``side``'s hand by name, with what it does and when it may be played (5.1)."""
     from cheren.engine.position import chit_key
 
@@ -239,11 +242,11 @@ def chit_windows_text(chit: Any, side: Side) -> str:
     return " or ".join(parts) or "never (no window)"
 
 
-def key_html(c: Controller) -> str:
+def key_html(c: Board) -> str:
     """The key of what the map shows now: each overlay's colour and title, then the terrain."""
     rows = []
     seen: set[tuple[str, str]] = set()
-    for ov in c.overlay_list():
+    for ov in c.overlays.drawn():
         title = ov.title or ov.kind
         if (ov.colour, title) in seen:
             continue
@@ -262,9 +265,9 @@ def key_html(c: Controller) -> str:
     return f'<div class="cheren-key">{"".join(rows)}<div class="terrains">{terrain}</div></div>'
 
 
-def attackers_html(c: Controller) -> str:
+def attackers_html(c: Board) -> str:
     """The attack being lined up: the defending hex and every attacker, by name."""
-    a = c.attack
+    a = c.combat.draft
     if a.defender is None:
         return ""
     def where(uid: str) -> str:

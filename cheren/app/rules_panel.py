@@ -3,12 +3,14 @@ the engine takes where the rules are unclear (:mod:`cheren.engine.interpretation
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cheren.app import panels
-from cheren.app.controller import Controller
 from cheren.engine.interpretations import INTERPRETATIONS
 from cheren.engine.rule_summaries import RULES, summary
+
+if TYPE_CHECKING:
+    from cheren.app.board import Board
 
 
 def rule_html(number: str) -> str:
@@ -35,10 +37,10 @@ class RulesPanel:
     """``widget``: pick a rule to read its summary; the rules cited by the latest message are
     summarised at the top; a button lists the engine's readings of unclear rules."""
 
-    def __init__(self, controller: Controller) -> None:
+    def __init__(self, board: Board) -> None:
         import ipywidgets as w
 
-        self.controller = controller
+        self.board = board
         self.cited = w.HTML()
         self.cited.add_class("cheren-rules-cited")
         self.pick = w.Dropdown(
@@ -62,7 +64,7 @@ class RulesPanel:
         self.readings.layout.display = "none"
         self.readings_button.observe(self._toggle_readings, "value")
         self.widget = w.VBox([self.cited, self.pick, self.text, self.readings_button, self.readings])
-        controller.subscribe(self._changed)
+        board.subscribe(self._changed)
         self._changed({"feedback"})
 
     def show(self, number: str) -> None:
@@ -76,7 +78,7 @@ class RulesPanel:
     def _changed(self, what: set[str]) -> None:
         if "feedback" not in what:
             return
-        rules = self.controller.feedback.rules
+        rules = self.board.feedback.rules
         if rules:
             self.cited.value = "<div><small>The rules behind the last message:</small></div>" + "".join(
                 rule_html(r) for r in dict.fromkeys(rules)

@@ -20,7 +20,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from cheren import load_scenario
-from cheren.app.controller import Controller
+from cheren.app.board import Board
 from cheren.engine.game import Game
 from cheren.hexes import Hex
 from cheren.render.canvas import TABLE, View, fit_view
@@ -110,7 +110,7 @@ def wait_painted(page: Any) -> None:
 
 def check_terrain(page: Any) -> Map:
     s = scenario()
-    m = Map(page, Controller(Game(s, seed=1941)).scene())
+    m = Map(page, Board(Game(s, seed=1941)).scene())
     hexes = plain_hexes(s, m.scene)
     assert len(hexes) >= 3, hexes
     for h in hexes:
@@ -178,16 +178,16 @@ def test_voila_paints_the_map_and_plays_a_move(page: Any, voila_url: str, reques
     pass_decisions(page, until="movement")
 
     # the same game in this process: which unit a click on Kassala selects, and where it can go
-    c = Controller(Game(scenario(), seed=1941))
-    c.end_phase()
+    c = Board(Game(scenario(), seed=1941))
+    c.play.end_phase()
     while c.game.pending is not None:
-        options = c.decision_options()
-        c.answer(next((i for i, (_, a) in enumerate(options) if a.kind == "pass_chit"), 0))
+        options = c.decisions.options()
+        c.decisions.answer(next((i for i, (_, a) in enumerate(options) if a.kind == "pass_chit"), 0))
     kassala = H("0208")
     c.click_hex(kassala)
     uid = c.selected
     assert uid is not None
-    moves = c.legal_moves(uid)
+    moves = c.play.legal_moves(uid)
     plain = set(plain_hexes(scenario(), m.scene))
     occupied = {u.hex for u in c.position.units.values()}
     candidates = sorted((h for h in moves if h not in occupied), key=lambda h: (h not in plain, -h.distance(kassala)))
@@ -245,10 +245,6 @@ def test_voila_paints_the_map_and_plays_a_move(page: Any, voila_url: str, reques
 
 
 def test_voila_shows_the_what_if_of_an_attack(page: Any, voila_url: str, request: pytest.FixtureRequest) -> None:
-    from cheren.app.controller import feature
-
-    if feature("combat") is None:
-        pytest.skip("cheren/rules/combat.py is not in this tree yet")
     page.goto(f"{voila_url}/voila/render/whatif.ipynb")
     wait_painted(page)
     pass_decisions(page, until="combat")
@@ -258,7 +254,7 @@ def test_voila_shows_the_what_if_of_an_attack(page: Any, voila_url: str, request
     position = initial_position(s, seed=1941)
     position.place("ind_5", "0308")
     position.set_turn(1, "allied", "combat")
-    c = Controller(Game(s, seed=1941, position=position))
+    c = Board(Game(s, seed=1941, position=position))
     m = Map(page, c.scene())
     m.click(H("0308"))
     page.wait_for_selector(".cheren-selected[data-hex='0308']")

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from cheren.app.controller import Controller
+from cheren.app.board import Board
 from cheren.engine.game import Game
 from tests.browser.conftest import TIMEOUT_MS
 from tests.browser.test_app_browser import CANVAS, Map, pass_decisions, rgb, scenario, wait_painted
@@ -41,9 +41,9 @@ def test_voila_branches_a_line_switches_back_and_shows_the_threats(
     expect(page.locator(".cheren-bar")).to_have_attribute("data-phase", "reinforcement")
 
     # the threat overlay: the enemy's best odds against each stack, tinted red on the map
-    c = Controller(Game(scenario(), seed=1941))
-    c.set_overlay("threats", True)
-    threat = next(o for o in c.overlay_list() if o.kind == "threat")
+    c = Board(Game(scenario(), seed=1941))
+    c.overlays.set("threats", True)
+    threat = next(o for o in c.overlays.drawn() if o.kind == "threat")
     assert threat.hexes, "the opening has an Allied stack the Italians can reach"
     h = sorted(threat.hexes)[0]
     m = Map(page, c.scene())

@@ -10,6 +10,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from cheren.app.board import Board
 from cheren.app.map import PIXEL_RATIO
 from cheren.hexes import Hex
 from cheren.render.canvas import focus_view
@@ -26,7 +27,7 @@ PAINTED = """(sel) => { const c = document.querySelector(sel); if (!c || !c.widt
 
 def lesson_canvas(page: Any, run: ExerciseRun) -> Canvas:
     """The lesson map, seen as the lesson app shows it: focused on the exercise's hexes."""
-    scene = run.controller.scene()
+    scene = Board(run.game).scene()
     page.wait_for_function(PAINTED, arg=CANVAS, timeout=60_000)
     canvas = Canvas.__new__(Canvas)
     canvas.page, canvas.sel, canvas.scene = page, CANVAS, scene

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from cheren import load_scenario
-from cheren.app.controller import Controller
+from cheren.app.board import Board
 from cheren.app.editor import EditorController
 from cheren.engine.game import Game
 from cheren.files import load_position
@@ -76,7 +76,7 @@ def test_voila_opens_a_library_position_and_an_edit_by_clicks_places_a_counter(
     page.goto(f"{voila_url}/voila/render/historical_positions.ipynb")
     page.wait_for_selector(APP_CANVAS, timeout=90_000)
     expect(page.locator(".cheren-status").first).to_contain_text("Turn 2/12")
-    app = Canvas(page, APP_CANVAS, Controller(Game.from_position(load_position("agordat", s))).scene())
+    app = Canvas(page, APP_CANVAS, Board(Game.from_position(load_position("agordat", s))).scene())
     # 29 Ind alone at Aicota (allied red), Col 41 alone in the hills west of Agordat (Italian green)
     for uid in ("ind_29", "col_41"):
         assert app.counter_share(uid) > 0.3, uid

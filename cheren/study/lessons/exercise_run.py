@@ -1,31 +1,35 @@
-"""An exercise being worked: the learner acts on a real game through the app's controller (so
-through the one legality gate), and Check judges the result with the exercise's tests.
+"""An exercise being worked: the learner acts on a real game through the one legality gate,
+and Check judges the result with the exercise's tests.
 
     run = ExerciseRun(lesson, "stop-in-hard-zoc")
-    run.controller.select("tank_sqn"); run.controller.click_hex(Hex.from_label("0409"))
+    run.do({"move": {"unit": "Tank Sqn", "to": "0409"}})   # a step, written as in a lesson file
     run.check()          # Verdict(passed=..., text=..., rules=..., stars=...)
     run.hint()           # the next graded hint
-    run.show_solution()  # plays the solution on the map (and the exercise earns no star)
+    run.show_solution()  # plays the solution (and the exercise earns no star)
 
-Steps written in a lesson file (``move``, ``attack``, ``roll``, ``answer`` ...) are turned into
-the same controller calls a click makes, so a solution checked by ``cheren lessons check`` is a
-solution a learner can click.
+The runner works on the :class:`~cheren.engine.game.Game` and the lesson only; its steps are
+played by :class:`~cheren.study.lessons.exercise_steps.ExerciseBoard`, which gives them the
+meaning the app's clicks have.  A UI that lets a learner click instead (the app's lesson mode)
+plays on ``run.game`` and tells the runner what the game's log does not keep: each refusal
+(:meth:`ExerciseRun.note_refusal`), the attack lined up (:meth:`ExerciseRun.note_draft`) and the
+column of each attack rolled (:meth:`ExerciseRun.note_roll`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from cheren.app.controller import Controller, Feedback, as_bot, pass_bot
 from cheren.engine.actions import Action
 from cheren.engine.game import Game
 from cheren.hexes import Hex
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Side
+from cheren.study.lessons.exercise_steps import ExerciseBoard
 from cheren.study.lessons.files import Lesson, start_position
 from cheren.study.lessons.model import Exercise, Step, Test, WrongAnswer
+from cheren.study.map_intents import AttackDraft, Feedback, draft_whatif
 
 
 @dataclass(frozen=True)
@@ -43,31 +47,8 @@ class Verdict:
         return self.text + (f" (rule {', '.join(missing)})" if missing else "")
 
 
-class LessonController(Controller):
-    """The play controller that also remembers what the gate refused and which attacks were
-    rolled at which column: what the exercise tests ask about."""
-
-    def __init__(self, game: Game, **kwargs: Any) -> None:
-        super().__init__(game, **kwargs)
-        self.refusals: list[Feedback] = []
-        self.rolled_columns: list[tuple[Hex, int]] = []  # (defending hex, final column index) of each attack rolled
-
-    def _say(self, fb: Feedback, *what: str) -> Feedback:
-        if fb.kind == "refused":
-            self.refusals.append(fb)
-        return super()._say(fb, *what)
-
-    def resolve_attack(self) -> Feedback:
-        target = self.attack.defender
-        w = self.whatif() if target is not None and self.attack.attackers else None
-        fb = super().resolve_attack()
-        if fb.ok and w is not None and target is not None:
-            self.rolled_columns.append((target, int(getattr(w, "odds", w).column)))
-        return fb
-
-
 class ExerciseRun:
-    """One exercise on the map: reset, act, check, hints, solution and the stars earned."""
+    """One exercise: reset, act, check, hints, solution and the stars earned."""
 
     def __init__(
         self,
@@ -76,10 +57,7 @@ class ExerciseRun:
         scenario: Scenario | None = None,
         *,
         on_solved: Callable[[ExerciseRun, Verdict], None] | None = None,
-        controller: LessonController | None = None,
     ) -> None:
-        """``controller``: play on this controller (the lesson app keeps one map for every
-        exercise) instead of a new one."""
         if scenario is None:
             from cheren.scenario import load_scenario
 
@@ -89,7 +67,7 @@ class ExerciseRun:
         self.scenario = scenario
         self.on_solved = on_solved
         self._names = {d.name: uid for uid, d in scenario.units.items()} | {uid: uid for uid in scenario.units}
-        self.controller = controller if controller is not None else LessonController(self._new_game())
+        self.board = ExerciseBoard(self._new_game(), self.uid)
         self.hints_shown = 0
         self.solution_shown = False
         self.solved = False
@@ -101,26 +79,41 @@ class ExerciseRun:
         return Game.from_position(start_position(self.lesson, self.exercise, self.scenario))
 
     def reset(self) -> Feedback:
-        """Back to the start position (hints and the stars lost to them stay)."""
-        c = self.controller
-        c.set_game(self._new_game())
-        c.bot, c.bot_side = None, None  # the setup plays both sides' steps as written
-        c.refusals, c.rolled_columns = [], []
-        for step in self.exercise.setup:
-            fb = self.do(step)
+        """Back to the start position, a new game (hints and the stars lost to them stay)."""
+        board = self.board = ExerciseBoard(self._new_game(), self.uid)
+        for step in self.exercise.setup:  # both sides' steps, as written
+            fb = board.do(step)
             if not fb.ok:
                 raise ValueError(f"{self.lesson.source}: exercises[{self.exercise.id}].setup: {fb}")
-        other = Side.ITALIAN if self.exercise.side is Side.ALLIED else Side.ALLIED
-        c.bot, c.bot_side = as_bot(passing_opponent, other), other  # then the other side only passes
-        c._after_human()  # and answers what is already its to answer (a chit window)
-        c.selected, c.stack_hex, c.hover = None, None, None
-        c.refusals, c.rolled_columns = [], []
+        board.opponent, board.opponent_side = passing_opponent, self.opponent_side
+        board.reply()  # the other side only passes, and answers what is already its to answer
+        board.selected = None
+        board.refusals, board.rolled = [], []
         self.start_signature = self._signature()
-        return c._say(Feedback("info", self.exercise.goal.strip(), tuple(self.exercise.rules)), "game", "selection")
+        return Feedback("info", self.exercise.goal.strip(), tuple(self.exercise.rules))
 
     @property
     def game(self) -> Game:
-        return self.controller.game
+        return self.board.game
+
+    @property
+    def opponent_side(self) -> Side:
+        """The side the learner does not play (it only passes: :func:`passing_opponent`)."""
+        return Side.ITALIAN if self.exercise.side is Side.ALLIED else Side.ALLIED
+
+    @property
+    def draft(self) -> AttackDraft:
+        """The attack lined up now."""
+        return self.board.draft
+
+    @property
+    def refusals(self) -> list[Feedback]:
+        """Everything refused since the start, with its rules."""
+        return self.board.refusals
+
+    def whatif(self) -> Any:
+        """The what-if of the attack lined up now (None while a side of it is missing)."""
+        return draft_whatif(self.game, self.board.draft)
 
     def uid(self, ref: str) -> str:
         try:
@@ -148,107 +141,31 @@ class ExerciseRun:
         return sorted(core | near, key=lambda h: h.label)
 
     # -- steps ---------------------------------------------------------------------------------
-    def do(self, step: Step) -> Feedback:
-        """One step of a solution or a wrong answer, as the clicks the app would make."""
-        c = self.controller
-        key, value = step.key, step.value
-        if key == "select":
-            return c.select(self.uid(value))
-        if key == "click":
-            return c.click_hex(Hex.from_label(value))
-        if key == "move":
-            c.select(self.uid(value.unit))
-            c.move_stack = value.stack
-            try:
-                return c.move_to(Hex.from_label(value.to))
-            finally:
-                c.move_stack = False
-        if key == "attack":
-            c.stack_hex = None
-            c.set_defender(None)
-            fb = c.set_defender(Hex.from_label(value.hex))
-            for ref in value.with_:
-                uid = self.uid(ref)
-                if uid not in c.attack.attackers:
-                    fb = c.toggle_attacker(uid)
-            if value.air:
-                fb = c.set_air(True)
-            return fb
-        if key == "roll":
-            return c.resolve_attack()
-        if key == "end_phase":
-            return c.end_phase()
-        if key == "pass_chit":
-            from cheren.engine.rules.chits import PassChit
+    def do(self, step: Step | Mapping[str, Any]) -> Feedback:
+        """One step, written as in a lesson file (``{"move": {"unit": "10 Ind", "to": "0509"}}``)."""
+        return self.board.do(step if isinstance(step, Step) else Step.model_validate(step))
 
-            return c.apply(PassChit())
-        if key == "answer":
-            return self._answer(value)
-        if key == "replace":
-            return c.replace_step(self.uid(value))
-        if key == "play_chit":
-            return self._play_chit(value)
-        raise ValueError(f"unknown step {key!r}")  # the model admits no other key
-
-    def play(self, steps: Iterable[Step]) -> list[Feedback]:
+    def play(self, steps: Iterable[Step | Mapping[str, Any]]) -> list[Feedback]:
         return [self.do(s) for s in steps]
 
-    def _answer(self, value: Any) -> Feedback:
-        c = self.controller
-        options = c.decision_options()
-        for _, action in options:
-            if action.kind == value.kind and self._fits(action, value.unit, value.hex, value.value):
-                return c.answer(action)
-        d = c.game.pending
-        what = f"{value.kind}" + (f" {value.unit}" if value.unit else "") + (f" {value.hex}" if value.hex else "")
-        if d is None:
-            return c._say(Feedback("refused", f"There is no decision to answer now ({what})."))
-        return c._say(Feedback("refused", f"{what} is not one of the answers to: {d.prompt}", d.rules))
+    # -- what a UI the learner clicks in tells the runner ----------------------------------------------
+    def note_refusal(self, fb: Feedback) -> None:
+        """The learner was refused something (the test ``refused`` asks for its rule)."""
+        if fb.kind == "refused":
+            self.board.refusals.append(fb)
 
-    def _play_chit(self, value: Any) -> Feedback:
-        from cheren.engine.rules.chits import PlayChit
+    def note_draft(self, draft: AttackDraft) -> None:
+        """The attack the learner has lined up now (``odds_at_least`` reads its odds)."""
+        self.board.draft = AttackDraft(draft.defender, list(draft.attackers), draft.air)
 
-        c = self.controller
-        unit = self.uid(value.unit) if value.unit else ""
-        target = value.target or ""
-        named = [a for a in c.legal_actions() if isinstance(a, PlayChit) and self._chit_name(a.chit) == value.chit]
-        for a in named:
-            if a.unit == unit and a.target == target:
-                return c.apply(a)
-        # Not legal as written: hand it to the gate anyway, so the learner reads the rule.
-        hand = self._hand(c.game.acting)
-        chit = next((k for k in hand if self._chit_name(k) == value.chit), value.chit)
-        return c.apply(PlayChit(chit, unit, target))
-
-    def _hand(self, side: Side) -> list[str]:
-        return list(self.game.position.chits.hands.get(side, []))
-
-    def _chit_name(self, instance: str) -> str:
-        from cheren.engine.position import chit_key
-        from cheren.files.position_files import chit_label
-
-        return chit_label(self.scenario, chit_key(instance))
-
-    def _fits(self, action: Action, unit: str | None, hex_label: str | None, yes: bool | None = None) -> bool:
-        fields = vars(action)
-        if yes is not None and getattr(action, "yes", None) is not yes:
-            return False
-        if unit is not None:
-            uid = self.uid(unit)
-            if uid not in [v for v in fields.values() if isinstance(v, str)] and not any(
-                isinstance(v, tuple) and uid in v for v in fields.values()
-            ):
-                return False
-        if hex_label is not None:
-            h = Hex.from_label(hex_label)
-            if h not in [v for v in fields.values() if isinstance(v, Hex)] and hex_label not in fields.values():
-                return False
-        return True
+    def note_roll(self, target: Hex, column: int) -> None:
+        """The learner rolled an attack on ``target`` at this column (an index of the table)."""
+        self.board.rolled.append((target, column))
 
     # -- checking ------------------------------------------------------------------------------
     def test(self, test: Test) -> tuple[bool, str]:
         """Whether one test holds, and what it asks in words (said when it does not)."""
-        c, p, s = self.controller, self.game.position, self.scenario
+        board, p, s = self.board, self.game.position, self.scenario
         key, v = test.key, test.value
         if key == "unit_in":
             uid = self.uid(v.unit)
@@ -258,9 +175,9 @@ class ExerciseRun:
             return ok, f"{s.units[uid].name} must end in {_either(v.hexes)} ({now})"
         if key == "odds_at_least":
             want = next((i for i, col in enumerate(s.odds_columns) if col.name == v.column), 0)
-            columns = [col for h, col in c.rolled_columns if v.hex is None or h.label == v.hex]
-            w = c.whatif() if c.attack.defender is not None and c.attack.attackers else None
-            on_target = v.hex is None or (c.attack.defender is not None and c.attack.defender.label == v.hex)
+            columns = [col for h, col in board.rolled if v.hex is None or h.label == v.hex]
+            w = self.whatif()
+            on_target = v.hex is None or (board.draft.defender is not None and board.draft.defender.label == v.hex)
             if w is not None and on_target:
                 refusal = getattr(w, "refusal", None)
                 if refusal is None:
@@ -271,7 +188,9 @@ class ExerciseRun:
             return best is not None and best >= want, f"line up an attack{on} at {v.column} or better ({now})"
         if key == "supplied":
             uid = self.uid(v.unit)
-            trace = c.supply_trace(uid) if p.units[uid].hex is not None else None
+            from cheren.engine.rules.supply import unit_supply
+
+            trace = unit_supply(p, uid) if p.units[uid].hex is not None else None
             ok = trace is not None and bool(trace.supplied) == v.value
             state = "in supply" if v.value else "out of supply"
             return ok, f"{s.units[uid].name} must be {state}"
@@ -280,11 +199,11 @@ class ExerciseRun:
             return ok, f"{v.town} must be under {v.side.adjective} control (it is {p.controller(v.town).adjective})"
         if key == "did":
             who = self.uid(v.unit) if v.unit else None
-            found = any(e.action.kind == v.kind and self._fits(e.action, who, v.hex, v.value) for e in self.game.log)
+            found = any(e.action.kind == v.kind and board.fits(e.action, who, v.hex, v.value) for e in self.game.log)
             obj = f" with {s.units[who].name}" if who else ""
             return found, f"make a {v.kind.replace('_', ' ')}{obj}" + (f" on {v.hex}" if v.hex else "")
         if key == "refused":
-            ok = any(v.rule in fb.rules for fb in c.refusals)
+            ok = any(v.rule in fb.rules for fb in board.refusals)
             return ok, f"try something rule {v.rule} forbids, and read why it is refused"
         if key == "reached":
             g = self.game
@@ -344,20 +263,19 @@ class ExerciseRun:
         return hints[self.hints_shown - 1]
 
     def show_solution(self) -> list[Feedback]:
-        """Reset and play the solution on the map; the exercise then earns no star."""
+        """Reset and play the solution; the exercise then earns no star."""
         self.solution_shown = True
         self.reset()
         return self.play(self.exercise.solution)
 
     # -- recognising expected mistakes ----------------------------------------------------------
     def _signature(self) -> tuple[Any, ...]:
-        c, p = self.controller, self.game.position
+        p = self.game.position
         units = tuple(sorted((u.id, u.hex.label if u.hex else "", u.steps_lost) for u in p.units.values()))
-        draft = (c.attack.defender, frozenset(c.attack.attackers), c.attack.air)
-        return (units, draft, len(self.game.log))
+        return (units, self.board.draft.key(), len(self.game.log))
 
     def _rules_refused(self) -> set[str]:
-        return {r for fb in self.controller.refusals for r in fb.rules}
+        return {r for fb in self.board.refusals for r in fb.rules}
 
     def recognise(self) -> WrongAnswer | None:
         """The expected mistake whose steps lead to the map as it is now (and whose refusals the
@@ -379,10 +297,13 @@ class ExerciseRun:
 def passing_opponent(game: Game) -> Action:
     """The other side in a lesson: it plays no chit, answers what the rules force it to answer
     with the first legal answer, and otherwise ends its phase."""
-    for action in game.legal_actions():
+    actions = game.legal_actions()
+    for action in actions:
         if action.kind == "pass_chit":
             return action
-    return pass_bot(game)
+    if game.pending is not None:
+        return actions[0]
+    return next((a for a in actions if a.kind == "end_phase"), actions[0])
 
 
 def _either(hexes: list[str]) -> str:

@@ -1,0 +1,120 @@
+"""The rules' questions and the plays outside them: the answers to a pending decision (as buttons,
+or as hexes on the map), the chits a side may play on its own initiative (5.1), and the Allied
+replacement (8.3).  Every answer goes through the gate."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cheren.engine.actions import Action
+from cheren.hexes import Hex
+from cheren.study.map_intents import Feedback, hex_answers
+
+if TYPE_CHECKING:
+    from cheren.app.board import Board
+
+
+class Decisions:
+    def __init__(self, board: Board) -> None:
+        self.board = board
+
+    def options(self) -> list[tuple[str, Action]]:
+        """The legal answers to the pending decision, as (label, action)."""
+        b = self.board
+        if b.game.pending is None:
+            return []
+        return [(b.describe(a), a) for a in b.legal_actions()]
+
+    def hex_choices(self) -> dict[Hex, Action]:
+        """Answers to the pending decision that are a hex on the map (retreat, placement)."""
+        return hex_answers([a for _, a in self.options()])
+
+    def answer(self, choice: Action | int) -> Feedback:
+        """Answer the pending decision with one of :meth:`options` (or its index)."""
+        action = self.options()[choice][1] if isinstance(choice, int) else choice
+        return self.apply(action, lead_with_roll=True)
+
+    def apply(self, action: Action, *, lead_with_roll: bool = False) -> Feedback:
+        """Any action, through the gate (what a button for an action the app has no panel for calls)."""
+        b = self.board
+        refusal = b.game.check(action).refusal
+        if refusal is not None:
+            return b.say(Feedback.refused(refusal))
+        events = b.push(action)
+        # an answer that rolls the die (a retreat choice, a chit window) reports the roll first
+        roll = next((e for e in events if e.startswith("die ")), None) if lead_with_roll else None
+        text = roll or "; ".join(events[:3]) or b.describe(action)
+        return b.say(Feedback("ok", text, events=tuple(events)), "game")
+
+    # -- chits and replacements outside a decision ------------------------------------------------
+    def playable_chits(self) -> dict[str, list[tuple[str, Action]]]:
+        """The chits the acting side may play now on its own initiative (5.1), by name, each
+        with its legal targets as (label, action)."""
+        from cheren.engine.position import chit_key
+
+        b = self.board
+        if b.game.pending is not None:
+            return {}
+        out: dict[str, list[tuple[str, Action]]] = {}
+        for action in b.legal_actions():
+            chit = getattr(action, "chit", None)
+            if action.kind != "play_chit" or not isinstance(chit, str):
+                continue
+            found = b.scenario.chits.get(chit_key(chit))
+            name = found.name if found is not None else chit
+            target = getattr(action, "unit", "") or getattr(action, "target", "")
+            label = b.name(target) if target in b.scenario.units else (target or "no target needed")
+            out.setdefault(name, []).append((label, action))
+        return out
+
+    def chit_targets(self) -> dict[Hex, str | None]:
+        """In a chit window: the hexes its chits aim at (a hex, both sides of a hexside, a unit's
+        hex), each labelled with the chit's initial."""
+        from cheren.engine.position import chit_key
+
+        b = self.board
+        d = b.game.pending
+        if d is None or d.kind != "chit_window":
+            return {}  # chits played on one's own initiative name their targets in the Chits panel
+        out: dict[Hex, str | None] = {}
+        for _, action in self.options():
+            chit = getattr(action, "chit", None)
+            if action.kind != "play_chit" or not isinstance(chit, str):
+                continue
+            found = b.scenario.chits.get(chit_key(chit))
+            mark = found.name[:1] if found is not None else "?"
+            hexes: list[Hex] = []
+            target = str(getattr(action, "target", "") or "")
+            for part in target.replace("-", "/").split("/"):
+                if len(part) == 4 and part.isdigit():
+                    hexes.append(Hex.from_label(part))
+            unit = str(getattr(action, "unit", "") or "")
+            where = b.position.units[unit].hex if unit in b.position.units else None
+            if where is not None:
+                hexes.append(where)
+            for h in hexes:
+                out[h] = mark if out.get(h) in (None, mark) else "*"
+        return out
+
+    def chit_effects(self) -> list[str]:
+        """Each chit that may be played in the window open now, with what it does (5.1)."""
+        from cheren.engine.position import chit_key
+
+        out = []
+        for label, action in self.options():
+            chit = getattr(action, "chit", None)
+            if isinstance(chit, str) and chit:
+                found = self.board.scenario.chits.get(chit_key(chit))
+                if found is not None:
+                    out.append(f"{label}: {found.text}")
+        return out
+
+    def replaceable(self) -> list[str]:
+        """Units that may take back a lost step now (8.3)."""
+        return [str(getattr(a, "unit", "")) for a in self.board.legal_actions() if a.kind == "replace"]
+
+    def replace_step(self, uid: str) -> Feedback:
+        """The Allied replacement of 8.3 on ``uid``, through the gate."""
+        from cheren.engine.actions import Replace
+
+        return self.apply(Replace(uid))
