@@ -50,3 +50,11 @@ def test_every_value_tuned_for_balance_is_named_in_the_report() -> None:
     assert len(tuned) >= 3
     missing = [key for key in tuned if f"`{key}`" not in text]
     assert missing == [], f"tuned in the data but not explained in docs/balance.md: {missing}"
+
+
+def test_the_maps_stated_vp_total_is_the_towns_sum() -> None:
+    s = load_scenario()
+    text = (s.directory / "map.yaml").read_text(encoding="utf-8")
+    stated = re.search(r"Total VP: (\d+)", text)
+    assert stated is not None, "map.yaml should state the towns' VP total"
+    assert int(stated.group(1)) == sum(t.vp for t in s.towns.values())

@@ -58,10 +58,19 @@ INTERPRETATIONS: tuple[Interpretation, ...] = (
     ),
     Interpretation(
         "9.0",
-        "What does following a road 'from track onto road' mean?",
-        "Crossing a track hexside into a hex that a road passes through pays the road cost.",
-        "9.0 allows road cost when a unit comes from a track onto a road; the hex entered is the road hex.",
-        ("test_9_0_track_onto_road_pays_road_cost",),
+        "What does following a road 'from track onto road' mean, and what does a unit pay to enter Cheru "
+        "over the track from Biscia?",
+        "Crossing a track hexside into a hex that a road passes through pays the road cost. On the "
+        "reconstructed map the Kassala road ends at Cheru and the Biscia track begins there, so a unit "
+        "entering Cheru along either pays the road cost; one coming across country pays rough, the "
+        "costlier of its two terrains.",
+        "9.0 names two ways to pay the road cost only: following a road from hex to hex, or coming from a "
+        "track onto a road; the second would add nothing if the step onto the road paid the terrain. The "
+        "Cheru example sets entering along the road against entering across country and says nothing of "
+        "tracks, so it does not contradict the sentence. A rules audit doubted this reading; it was kept "
+        "for that reason.",
+        ("test_9_0_track_onto_road_pays_road_cost",
+         "test_9_0_cheru_entered_along_the_road_or_the_track_pays_the_road_and_across_country_rough"),
     ),
     Interpretation(
         "9.0",
@@ -411,6 +420,44 @@ INTERPRETATIONS: tuple[Interpretation, ...] = (
         "Every other way onto a hex (a move, a retreat, an advance, an arrival) takes a town (2.1); nothing "
         "makes a placement different.",
         ("test_6_0_a_defector_placed_in_an_empty_italian_town_takes_control_of_it",),
+    ),
+    Interpretation(
+        "11.8, variant die-modifiers",
+        "Under the die-modifiers variant, is the 5 or 6 a push needs read on the die as rolled or as the "
+        "modifiers moved it? (Seed 004 does not say.)",
+        "As moved: the push follows the row of the table the attack was read on, so a rolled 4 raised to 5 "
+        "allows a push and a rolled 5 lowered to 4 does not.",
+        "Gordon's rule 1 has each modifier 'add one to the die roll', so the number it leaves is the die "
+        "roll; and 11.8 ties the push to the high rows of the table, which are the ones the moved die reads.",
+        ("test_11_8_under_die_modifiers_the_push_reads_the_moved_die",),
+    ),
+    Interpretation(
+        "11.1, variant die-modifiers",
+        "Does a hex of mixed terrain such as Cheru (rough with some clear) count as clear for the cavalry "
+        "modifier of seed 004, 1 (c)?",
+        "No. For the modifiers a hex is clear only when all its terrain is clear: Cheru counts as rough.",
+        "11.1 gives the defender the terrain of a mixed hex that suits it best, and the 9.0 example makes "
+        "Cheru rough for movement; nothing makes the modifiers judge the hex in the attacker's favour.",
+        ("test_seed_004_1c_cheru_is_not_clear_ground_for_the_cavalry",),
+    ),
+    Interpretation(
+        "2.3, variant die-modifiers",
+        "Which units are seed 004's armoured cars, 1 (b) and (g)?",
+        "The tank squadrons (Tank, Matilda, M11/39), in both: they give their side a point attacking or "
+        "defending a hex that is clear, the city or on a road (b), and count as a mobile unit for combined "
+        "arms (g).",
+        "They are the game's only armour. The variant once counted tanks as armoured cars for (g) while "
+        "dropping (b) for want of armoured cars; one mapping for both removes that inconsistency.",
+        ("test_seed_004_1b_tanks_are_the_armoured_cars_in_the_open_and_on_roads",),
+    ),
+    Interpretation(
+        "11.7, 11.8, variant losses-stand",
+        "Is the losses-stand variant seed 004's rule 5?",
+        "No. Rule 5 (a side hit may take losses instead of retreating, all or nothing) is already the "
+        "standard game: 11.7 lets the defender stay and lose a step. The switch is the project's own rule "
+        "after rule 5's idea that the choice is the defender's alone: with it on, 11.8's push is off.",
+        "Calling the switch rule 5 would credit Gordon with a rule he did not write; the catalogue says so.",
+        ("test_losses_stand_says_it_is_the_projects_rule_and_rule_5_is_the_standard_stay",),
     ),
     Interpretation(
         "12.4, 11.6",

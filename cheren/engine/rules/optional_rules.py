@@ -19,6 +19,8 @@ def active(position: Position) -> frozenset[str]:
 
 
 # -- (a) die-roll modifiers ------------------------------------------------------------------------
+ARMOUR = "Tanks"  # the unit type that plays the part of seed 004's armoured cars, 1 (b) and (g)
+
 @dataclass(frozen=True)
 class DieModifier:
     side: Side
@@ -38,7 +40,11 @@ def die_modifiers(
     s = position.scenario
     info = s.hexes.get(target)
     mountain = bool(info is not None and info.mountain)
-    clear = bool(info is not None and any(t.key == "clear" for t in info.terrains) and not mountain)
+    # A hex of mixed terrain is judged by the terrain that suits the defender best (11.1), so
+    # Cheru, rough with some clear, is not clear ground (interpretations: seed 004, 1 (c)).
+    clear = bool(info is not None and all(t.key == "clear" for t in info.terrains))
+    city = bool(info is not None and any(t.key == "city" for t in info.terrains))
+    road = any(target in side for side in s.road_sides)
 
     def types(units: tuple[str, ...]) -> set[str]:
         return {s.units[u].type.name for u in units}
@@ -49,13 +55,20 @@ def die_modifiers(
         out.append(DieModifier(attacker, "artillery", 1))
     if d & {"Artillery", "Motorized artillery"}:
         out.append(DieModifier(attacker.enemy, "artillery", -1))
+    # The tank squadrons are the game's only armour: they stand for Gordon's armoured cars in (b)
+    # as in the combined arms of (g).
+    if clear or city or road:
+        if ARMOUR in a:
+            out.append(DieModifier(attacker, "armour in the open", 1))
+        if ARMOUR in d:
+            out.append(DieModifier(attacker.enemy, "armour in the open", -1))
     if "Cavalry" in a and d and d <= {"Infantry"} and (clear or mountain):
         out.append(DieModifier(attacker, "cavalry against infantry", 1))
     if mountain and "Mountain troops" in a:
         out.append(DieModifier(attacker, "mountain troops in the mountains", 1))
     if mountain and "Mountain troops" in d:
         out.append(DieModifier(attacker.enemy, "mountain troops in the mountains", -1))
-    if not mountain and "Infantry" in a and a & {"Cavalry", "Tanks", "Motorized infantry"}:
+    if not mountain and "Infantry" in a and a & {"Cavalry", ARMOUR, "Motorized infantry"}:
         out.append(DieModifier(attacker, "combined arms", 1))
     return tuple(out)
 
