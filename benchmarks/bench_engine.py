@@ -26,12 +26,11 @@ from concurrent.futures import ProcessPoolExecutor
 import networkx as nx
 
 from cheren import load_scenario
-from cheren.engine.actions import EndPhase, Move
+from cheren.engine.actions import EndPhase, Move, PassChit
 from cheren.engine.dice import Dice
 from cheren.engine.game import Game
 from cheren.engine.position import Position
 from cheren.engine.rules import zoc
-from cheren.engine.rules.chits import PassChit
 from cheren.engine.rules.movement import move_graph, reachable
 from cheren.engine.rules.supply import check_side
 from cheren.hexes import Hex

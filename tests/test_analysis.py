@@ -12,11 +12,10 @@ import pytest
 
 from cheren import load_scenario
 from cheren.cli.main import main
-from cheren.engine.actions import EndPhase, Move, Retreat
+from cheren.engine.actions import Attack, EndPhase, Move, NoAdvance, Push, Retreat, StayAndLose
 from cheren.engine.game import Game
 from cheren.engine.opening import initial_position
 from cheren.engine.position import Status
-from cheren.engine.rules.combat_actions import Attack, NoAdvance, Push, StayAndLose
 from cheren.engine.rules.combat_odds import compute_odds
 from cheren.engine.rules.supply import check_side
 from cheren.engine.threats import threats

@@ -10,8 +10,8 @@ import pytest
 
 from cheren.app.app import App
 from cheren.app.board import Board
+from cheren.engine.actions import PassChit
 from cheren.engine.game import Game
-from cheren.engine.rules.chits import PassChit
 from cheren.hexes import Hex
 from cheren.scenario import Phase, Scenario, Side, load_scenario
 

@@ -12,10 +12,9 @@ from pathlib import Path
 import pytest
 
 from cheren.cli.main import main
-from cheren.engine.actions import EndPhase, Move
+from cheren.engine.actions import EndPhase, Move, PlayChit
 from cheren.engine.game import Game
 from cheren.engine.position import Supply
-from cheren.engine.rules.chits import PlayChit
 from cheren.engine.rules.stacking import overstacked
 from cheren.engine.rules.supply import supplied_hexes
 from cheren.players.bots import HeuristicBot
@@ -130,7 +129,7 @@ def test_11_8_the_heuristic_bot_pushes_for_a_town_and_not_for_open_ground(
 ) -> None:
     """After a 5 or 6 the defender stayed: the push (a step of ours for a new retreat result) is
     worth paying where a retreat opens a town (Alpha, 15 VP), not in open ground."""
-    from cheren.engine.rules.combat_actions import Attack, Push, StayAndLose
+    from cheren.engine.actions import Attack, Push, StayAndLose
     from tests.test_rules_combat import dice_for
 
     two_step = [counter(u, "italian", letter="Z", faces=((2, 4), (1, 4))) for u in ("i", "j")]

@@ -13,12 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cheren.engine.actions import Action, RemoveStep, Retreat
+from cheren.engine.actions import Action, Attack, NoAdvance, Push, RemoveStep, Retreat, StayAndLose
 from cheren.engine.combat_whatif import Choices, Outcome, compare, proposed, what_if
 from cheren.engine.dice import Dice
 from cheren.engine.game import Game
 from cheren.engine.position import Position, Status
-from cheren.engine.rules.combat import Attack, NoAdvance, Push, StayAndLose
 from cheren.hexes import Hex
 from cheren.scenario import Phase, Scenario
 from tests.boards import H, allied, italian, position
@@ -239,10 +238,8 @@ def test_11_5_the_exact_distribution_matches_seeded_resolutions(
 
 
 def test_5_1_the_what_if_shows_what_a_held_chit_would_do(tmp_path: Path) -> None:
-    from cheren.engine.actions import EndPhase
+    from cheren.engine.actions import Commit, EndPhase, PlayChit
     from cheren.engine.game import Game
-    from cheren.engine.rules.chits import PlayChit
-    from cheren.engine.rules.combat_actions import Commit
     from cheren.engine.rules.combat_resolution import odds_for
     from cheren.scenario import Phase, Side
     from tests.boards import allied, board, italian, position

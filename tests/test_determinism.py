@@ -1,9 +1,14 @@
-"""Same seed, same game: a handful of seeded bot games pinned by a hash of their action log and
-final position.
+"""Same seed, same game.
 
-The engine is made faster by caches, indexes and shared undo snapshots; none of that may change
-a single game.  When a rules fix changes a game on purpose, re-pin the hashes below in a commit
-that names the fix (run this file with ``PIN=1`` to print the new values).
+Determinism: a handful of seeded bot games, played here and again in a fresh interpreter with
+another hash seed (so set and dict order cannot leak into a game), give the same action log and
+final position, and the log alone replays to that position.
+
+Regressions: the same games are also pinned by a hash of their log and final position.  The
+engine is made faster by caches, indexes and shared undo snapshots, and reorganised from time to
+time; none of that may change a single game.  When a rules fix changes a game on purpose, re-pin
+the hashes below in a commit that names the fix (run this file with ``PIN=1`` to print the new
+values).
 """
 
 from __future__ import annotations
@@ -11,6 +16,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -91,13 +99,46 @@ def fingerprint(game: Game) -> tuple[int, str, str]:
     return len(game.log), digest([a.to_json() for a in game.actions()]), digest(position_facts(game.position))
 
 
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def played() -> dict[tuple[str, str, int, int | None], Game]:
+    return {spec: play(*spec) for spec in GAMES}
+
+
+@pytest.fixture(scope="module")
+def elsewhere() -> dict[str, list[Any]]:
+    """The fingerprints of the same games played in another interpreter, another hash seed."""
+    code = (
+        "import json; from tests.test_determinism import GAMES, fingerprint, play; "
+        "print(json.dumps({repr(spec): fingerprint(play(*spec)) for spec in GAMES}))"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                         check=True, timeout=600)
+    found: dict[str, list[Any]] = json.loads(out.stdout)
+    return found
+
+
 @pytest.mark.parametrize("allied,italian,seed,last_turn", GAMES)
-def test_a_seeded_game_is_the_same_game_as_before(allied: str, italian: str, seed: int, last_turn: int | None) -> None:
-    game = play(allied, italian, seed, last_turn)
-    found = fingerprint(game)
-    if os.environ.get("PIN"):
-        print(f"    ({allied!r}, {italian!r}, {seed}, {last_turn}): {found},")
-    assert found == PINNED[(allied, italian, seed, last_turn)]
+def test_a_seeded_game_is_the_same_game_in_another_interpreter(
+    allied: str, italian: str, seed: int, last_turn: int | None,
+    played: dict[tuple[str, str, int, int | None], Game], elsewhere: dict[str, list[Any]],
+) -> None:
+    spec = (allied, italian, seed, last_turn)
+    game = played[spec]
+    assert list(fingerprint(game)) == elsewhere[repr(spec)]
     # and the log alone rebuilds the same position
     again = Game.replay(game.scenario, seed, game.actions())
     assert position_facts(again.position) == position_facts(game.position)
+
+
+@pytest.mark.parametrize("allied,italian,seed,last_turn", GAMES)
+def test_a_seeded_game_is_the_same_game_as_before(
+    allied: str, italian: str, seed: int, last_turn: int | None, played: dict[tuple[str, str, int, int | None], Game],
+) -> None:
+    found = fingerprint(played[(allied, italian, seed, last_turn)])
+    if os.environ.get("PIN"):
+        print(f"    ({allied!r}, {italian!r}, {seed}, {last_turn}): {found},")
+    assert found == PINNED[(allied, italian, seed, last_turn)]

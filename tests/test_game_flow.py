@@ -364,6 +364,25 @@ def test_undo_redo_and_replay(tmp_path: Path) -> None:
     assert str(g.log[0]).startswith("   1. [turn 1, Allied Movement] Allied: move a to 0201")
 
 
+def test_a_new_action_after_undo_starts_a_new_line_with_nothing_to_redo(tmp_path: Path) -> None:
+    s = board(tmp_path, CLEAR, [allied("a"), allied("b"), italian("i")])
+    g = game(s, {"a": "0101", "b": "0103", "i": "0805"})
+    g.apply(Move("a", (H("0201"),)))
+    g.apply(Move("b", (H("0203"),)))
+    g.undo()
+    g.undo()
+    assert g.can_redo()
+    g.apply(Move("b", (H("0202"),)))  # another line of play
+    assert not g.can_redo()
+    with pytest.raises(IndexError, match="nothing to redo"):
+        g.redo()
+    assert g.actions() == [Move("b", (H("0202"),))]
+    assert g.position.units["a"].hex == H("0101")  # the abandoned line's move stays undone
+    # redo still replays what undo took back, in order, until a new action is applied
+    g.undo()
+    assert g.redo() == Move("b", (H("0202"),)) and not g.can_redo()
+
+
 def test_8_2_an_allied_controlled_empty_italian_arrival_town_loses_its_marker(tmp_path: Path) -> None:
     s = board(tmp_path, CLEAR, [allied("a"), italian("i"), counter("late", "italian", letter="Z", turn=2,
                                                                     faces=((2, 4),))])

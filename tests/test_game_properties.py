@@ -111,12 +111,11 @@ def test_a_whole_game_can_be_played_through_the_gate_and_saved(scenario: Scenari
 @settings(max_examples=5, deadline=None)
 @given(seed=st.integers(min_value=0, max_value=10_000))
 def test_the_reach_cache_never_changes_the_game(scenario: Scenario, seed: int) -> None:
-    from cheren.engine.rules.movement import reachable
+    from cheren.engine.rules import moves
 
     cached = opening(scenario, seed)
     fresh = opening(scenario, seed)
-    fresh.caching = False
-    fresh._reach = lambda uid, *_: reachable(fresh.position, uid, fresh._move_options(uid))  # type: ignore[method-assign]
+    moves.cache(fresh).caching = False
     rng_a, rng_b = random.Random(seed), random.Random(seed)
     for _ in range(150):
         if cached.over:

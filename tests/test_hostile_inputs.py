@@ -384,7 +384,7 @@ def test_ctrl_c_keeps_the_finished_games_and_resume_finishes_the_run(tmp_path: P
 
 
 def test_loading_a_long_save_keeps_the_last_undo_steps_and_no_more(tmp_path: Path) -> None:
-    from cheren.engine.rules.combat_actions import Commit, Uncommit
+    from cheren.engine.actions import Commit, Uncommit
     from cheren.files import load_position
     from cheren.hexes import Hex
     from cheren.study.game_saves import UNDO_AFTER_LOAD, load_game

@@ -7,10 +7,9 @@ from typing import Any
 
 import pytest
 
-from cheren.engine.actions import Move
+from cheren.engine.actions import Move, PlayChit
 from cheren.engine.game import Game
 from cheren.engine.position import Status
-from cheren.engine.rules.chits import PlayChit
 from cheren.scenario import Phase, ScenarioError, Side
 from tests.boards import H, allied, board, game, italian, position
 from tests.scenario_factory import counter, mini_scenario

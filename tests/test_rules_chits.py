@@ -9,10 +9,9 @@ from typing import Any
 
 import pytest
 
-from cheren.engine.actions import EndPhase, Move
+from cheren.engine.actions import EndPhase, Move, PassChit, PlayChit
 from cheren.engine.game import Game
 from cheren.engine.position import Position, Supply, chit_instances
-from cheren.engine.rules.chits import PassChit, PlayChit
 from cheren.engine.rules.movement import reachable
 from cheren.players.views import chit_view, full_view, player_view
 from cheren.scenario import Phase, Scenario, Side
@@ -172,7 +171,7 @@ def test_roadblock_window_opens_for_the_italians_in_the_allied_movement_phase(tm
     assert PassChit() in g.legal_actions()
     g.apply(PlayChit("roadblock.1", target="0401"))
     assert g.pending is None and g.acting is Side.ALLIED
-    reach = reachable(g.position, "a", g._move_options("a"))
+    reach = reachable(g.position, "a", g.move_options("a"))
     assert reach.reach[H("0401")].stops  # allied units entering the roadblock hex stop
     assert reach.reach[H("0401")].cost == Fraction(1) + 1  # 0201, 0301 by road; 0401 pays clear terrain
     assert H("0501") not in reach
@@ -195,7 +194,7 @@ def test_demolition_makes_a_road_crossing_pay_the_river_for_the_rest_of_the_turn
     g.apply(EndPhase())
     assert reachable(g.position, "a").reach[H("0401")].cost == Fraction(3, 2)
     g.apply(PlayChit("demolition.1", target="0301/0401"))
-    assert reachable(g.position, "a", g._move_options("a")).reach[H("0401")].cost == Fraction(7, 2)
+    assert reachable(g.position, "a", g.move_options("a")).reach[H("0401")].cost == Fraction(7, 2)
     while g.turn == 1:
         g.apply(PassChit() if g.pending is not None else EndPhase())
     assert not g.flow.turn_extra.get("blown_bridges")  # the bridge counts as down for this turn only

@@ -13,22 +13,26 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cheren.engine.actions import Action, EndPhase, RemoveStep, Retreat, action_from_json
-from cheren.engine.dice import Dice
-from cheren.engine.game import Game, IllegalAction
-from cheren.engine.position import Status, Supply
-from cheren.engine.rules.combat import (
+from cheren.engine.actions import (
+    Action,
     AddAir,
     Advance,
     Attack,
     Commit,
+    EndPhase,
     NoAdvance,
     Push,
+    RemoveStep,
     Resolve,
+    Retreat,
     StayAndLose,
     Uncommit,
-    combat_state,
+    action_from_json,
 )
+from cheren.engine.dice import Dice
+from cheren.engine.game import Game, IllegalAction
+from cheren.engine.position import Status, Supply
+from cheren.engine.rules.combat import combat_state
 from cheren.engine.rules.combat_odds import compute_odds, rounded_ratio
 from cheren.engine.rules.stacking import overstacked
 from cheren.scenario import Phase, Scenario, Side
@@ -703,7 +707,7 @@ REGIA = {"key": "regia", "name": "Regia Aeronautica", "side": "italian", "count"
 
 
 def test_5_1_combat_chits_shift_the_odds_of_the_attack_they_are_played_on(tmp_path: Path) -> None:
-    from cheren.engine.rules.chits import PlayChit
+    from cheren.engine.actions import PlayChit
     from tests.scenario_factory import DEFAULT_CHITS
 
     s = make(tmp_path, [allied("a", sp=8), italian("i", sp=4), italian("j", sp=4)], chits=[*DEFAULT_CHITS, REGIA])
@@ -846,7 +850,7 @@ def test_random_play_does_resolve_combats(melee: Scenario) -> None:
 
 
 def test_5_1_the_defender_may_play_ambush_before_the_die_is_rolled(tmp_path: Path) -> None:
-    from cheren.engine.rules.chits import PassChit, PlayChit
+    from cheren.engine.actions import PassChit, PlayChit
     from tests.scenario_factory import DEFAULT_CHITS
 
     s = make(tmp_path, [allied("a", sp=8), italian("i", sp=4)], chits=list(DEFAULT_CHITS))

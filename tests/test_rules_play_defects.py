@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from cheren.engine.actions import EndPhase, Move, Place
+from cheren.engine.actions import Attack, EndPhase, Move, NoAdvance, Place, Push, StayAndLose
 from cheren.engine.game import Game
 from cheren.engine.position import Status, Supply
-from cheren.engine.rules.combat_actions import Attack, NoAdvance, Push, StayAndLose
 from cheren.hexes import Hex
 from cheren.scenario import Phase, Side
 from tests.boards import H, allied, board, game, italian, position
@@ -43,16 +42,16 @@ def test_4_0_re_entering_the_start_hex_in_a_hard_zoc_is_entering_it(tmp_path: Pa
 def test_5_1_a_path_through_a_roadblock_stops_there_even_on_the_start_hex(tmp_path: Path) -> None:
     # A Roadblock goes on an empty road hex (5.1), so in play a unit never starts on one; the
     # path walker must still stop a unit that comes back into one, as it does in a hard ZoC.
-    from cheren.engine.game import _walk_cost
     from cheren.engine.rules.movement import MoveOptions
+    from cheren.engine.rules.moves import walk_cost
 
     s = make(tmp_path, [allied("a", mp=8), italian("i")], terrain=["......", "......", "......"],
              roads=[["0101", "0201", "0301", "0401", "0501"]])
     p = position(s, {"a": "0201", "i": "0603"})
     blocked = MoveOptions(stop_at=frozenset({H("0201")}))
-    _, refusal = _walk_cost(p, "a", (H("0202"), H("0201"), H("0301")), blocked)
+    _, refusal = walk_cost(p, "a", (H("0202"), H("0201"), H("0301")), blocked)
     assert refusal is not None and refusal.rules == ("5.1",) and "must stop in 0201" in refusal.reason
-    assert _walk_cost(p, "a", (H("0301"),), blocked)[1] is None  # leaving it is allowed
+    assert walk_cost(p, "a", (H("0301"),), blocked)[1] is None  # leaving it is allowed
 
 
 def test_6_0_a_defector_placed_in_an_empty_italian_town_takes_control_of_it(tmp_path: Path) -> None:
@@ -192,11 +191,11 @@ def test_9_0_from_track_onto_road_across_a_river_pays_the_road_cost_only(tmp_pat
     s = board(tmp_path, [".hh.", "....", "...."], [allied("a"), allied("b")],
               tracks=[["0101", "0201"]], roads=[["0201", "0301"]], rivers=[["0101/0201"]])
     p = position(s, {"a": "0101", "b": "0201"})
-    from cheren.engine.game import _walk_cost
     from cheren.engine.rules.movement import MoveOptions, reachable
+    from cheren.engine.rules.moves import walk_cost
 
     assert reachable(p, "a").reach[H("0201")].cost == Fraction(1, 2)
-    assert _walk_cost(p, "b", (H("0101"),), MoveOptions()) == (3, None)  # clear 1, plus the river 2
+    assert walk_cost(p, "b", (H("0101"),), MoveOptions()) == (3, None)  # clear 1, plus the river 2
 
 
 def test_8_1_italians_who_cannot_retreat_are_fought_again_next_turn(tmp_path: Path) -> None:

@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 
 from cheren import load_scenario
-from cheren.engine.actions import EndPhase
+from cheren.engine.actions import Attack, EndPhase
 from cheren.engine.game import Game
-from cheren.engine.rules.combat_actions import Attack
 from cheren.files import load_position
 from cheren.hexes import Hex
 from cheren.study.game_saves import dumps_game, load_game, load_study, save_game

@@ -423,7 +423,7 @@ def test_hex_fills_carry_their_terrain_colour(scenario: Scenario) -> None:
 
 
 def test_3_1_ending_a_phase_over_the_stacking_limit_warns_once_first() -> None:
-    from cheren.engine.rules.chits import PassChit
+    from cheren.engine.actions import PassChit
     from cheren.scenario import Phase
 
     game = Game(load_scenario(), seed=1941)

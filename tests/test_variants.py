@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from cheren.cli.main import main
+from cheren.engine.actions import Attack, Commit, StayAndLose
 from cheren.engine.combat_whatif import proposed, what_if
 from cheren.engine.game import Game
 from cheren.engine.position import Position
-from cheren.engine.rules.combat_actions import Attack, Commit, StayAndLose
 from cheren.engine.rules.combat_odds import compute_odds
 from cheren.hexes import Hex
 from cheren.scenario import Phase, Side, load_scenario

@@ -102,7 +102,7 @@ class LessonMode:
         if key == "end_phase":
             return b.play.end_phase()
         if key == "pass_chit":
-            from cheren.engine.rules.chits import PassChit
+            from cheren.engine.actions import PassChit
 
             return b.decisions.apply(PassChit())
         if key == "answer":

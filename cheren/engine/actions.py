@@ -1,20 +1,21 @@
 """Actions: everything a player does, as small immutable values.  Humans, bots, notebooks and
-tests all hand these to :meth:`cheren.engine.game.Game.apply`; the log stores them as JSON."""
+tests all hand these to :meth:`cheren.engine.game.Game.apply`; the log stores them as JSON
+(:meth:`Action.to_json`, :func:`action_from_json`).
+
+Each type is given its rule in :mod:`cheren.engine.rulebook`.  The Combat phase's are staged so
+the list of legal actions stays small: :class:`Commit` adds one unit to the attack being
+assembled against a hex, :class:`AddAir` lays the air unit on it, :class:`Resolve` rolls;
+:class:`Attack` does all three at once (handy for notebooks and bots).  Step losses are answered
+with :class:`RemoveStep`, a retreat with :class:`Retreat`, the other combat decisions with
+:class:`StayAndLose`, :class:`Push`, :class:`Advance` and :class:`NoAdvance`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+from cheren.engine.wording import hex_text
 from cheren.hexes import Hex
-
-
-def hex_text(h: Hex) -> str:
-    """A hex's label, or its coordinates when it lies off the labelled grid."""
-    try:
-        return h.label
-    except (ValueError, AttributeError, TypeError):
-        return str(tuple(h)) if isinstance(h, tuple) else repr(h)
 
 
 @dataclass(frozen=True)
@@ -121,15 +122,145 @@ class Retreat(Action):
         return f"retreat {', '.join(self.units)} to {hex_text(self.to)}"
 
 
+@dataclass(frozen=True)
+class PlayChit(Action):
+    """Play a chit from the hand (5.1): ``unit`` for unit chits, ``target`` a hex label or a
+    hexside ``CCRR/CCRR`` for chits aimed at the map; empty where the chit needs no object."""
+
+    kind: ClassVar[str] = "play_chit"
+    chit: str
+    unit: str = ""
+    target: str = ""
+
+    def describe(self) -> str:
+        obj = self.unit or self.target
+        return f"play {self.chit}" + (f" on {obj}" if obj else "")
+
+
+@dataclass(frozen=True)
+class PassChit(Action):
+    """Let a chit window go by without playing (5.1)."""
+
+    kind: ClassVar[str] = "pass_chit"
+
+    def describe(self) -> str:
+        return "play no chit"
+
+
+# -- the Combat phase (11.0-11.9) -----------------------------------------------------------------
+@dataclass(frozen=True)
+class Commit(Action):
+    """Add one unit to the attack being assembled against ``target`` (11.0)."""
+
+    kind: ClassVar[str] = "commit"
+    unit: str
+    target: Hex
+
+    def describe(self) -> str:
+        return f"commit {self.unit} against {hex_text(self.target)}"
+
+
+@dataclass(frozen=True)
+class Uncommit(Action):
+    """Take a unit (or the air unit) back out of an attack that has not been rolled yet."""
+
+    kind: ClassVar[str] = "uncommit"
+    unit: str
+    target: Hex
+
+    def describe(self) -> str:
+        return f"withdraw {self.unit} from the attack on {hex_text(self.target)}"
+
+
+@dataclass(frozen=True)
+class AddAir(Action):
+    """Lay the air support unit on the attack being assembled against ``target`` (11.3)."""
+
+    kind: ClassVar[str] = "add_air"
+    target: Hex
+
+    def describe(self) -> str:
+        return f"add the air support unit to the attack on {hex_text(self.target)}"
+
+
+@dataclass(frozen=True)
+class Resolve(Action):
+    """Roll the attack assembled against ``target`` (11.5)."""
+
+    kind: ClassVar[str] = "resolve"
+    target: Hex
+
+    def describe(self) -> str:
+        return f"resolve the attack on {hex_text(self.target)}"
+
+
+@dataclass(frozen=True)
+class Attack(Action):
+    """Declare and roll an attack in one action: the same as committing each unit, adding the
+    air unit if ``air``, and resolving."""
+
+    kind: ClassVar[str] = "attack"
+    target: Hex
+    attackers: tuple[str, ...]
+    air: bool = False
+
+    def describe(self) -> str:
+        with_air = " with air support" if self.air else ""
+        return f"attack {hex_text(self.target)} with {', '.join(self.attackers)}{with_air}"
+
+
+@dataclass(frozen=True)
+class StayAndLose(Action):
+    """Answer a retreat result by staying put and losing one step for the stack (11.7)."""
+
+    kind: ClassVar[str] = "stay_and_lose"
+
+    def describe(self) -> str:
+        return "stay and lose a step instead of retreating"
+
+
+@dataclass(frozen=True)
+class Push(Action):
+    """Declare a push (``yes``) or not (11.8)."""
+
+    kind: ClassVar[str] = "push"
+    yes: bool
+
+    def describe(self) -> str:
+        return "push" if self.yes else "do not push"
+
+
+@dataclass(frozen=True)
+class Advance(Action):
+    """Advance one attacking unit into the vacated hex (11.9)."""
+
+    kind: ClassVar[str] = "advance"
+    unit: str
+
+    def describe(self) -> str:
+        return f"advance {self.unit}"
+
+
+@dataclass(frozen=True)
+class NoAdvance(Action):
+    """Advance no (more) units after this combat (11.9)."""
+
+    kind: ClassVar[str] = "no_advance"
+
+    def describe(self) -> str:
+        return "advance no further"
+
+
+
 ACTION_TYPES: dict[str, type[Action]] = {
-    cls.kind: cls for cls in (EndPhase, Move, RemoveStep, Replace, ChooseArrival, Place, Retreat)
+    cls.kind: cls
+    for cls in (
+        EndPhase, Move, RemoveStep, Replace, ChooseArrival, Place, Retreat,
+        PlayChit, PassChit,
+        Commit, Uncommit, AddAir, Resolve, Attack, StayAndLose, Push, Advance, NoAdvance,
+    )
 }
-
-
-def register(cls: type[Action]) -> type[Action]:
-    """Later rule areas (combat, chits) add their action types here."""
-    ACTION_TYPES[cls.kind] = cls
-    return cls
+"""Every action type by its JSON ``kind`` (the rulebook gives each its rule)."""
 
 
 MAX_TEXT = 200  # characters in an id or a label an action names
@@ -177,7 +308,8 @@ def shape_problem(action: object) -> str | None:
 
 
 def action_from_json(data: Any) -> Action:
-    """An action from its JSON form; anything malformed raises ValueError naming the field."""
+    """An action from its JSON form (:meth:`Action.to_json`); anything malformed raises
+    ValueError naming the field."""
     if not isinstance(data, dict):
         raise ValueError(f"an action is a JSON object, not {type(data).__name__}")
     raw_kind = data.get("kind")

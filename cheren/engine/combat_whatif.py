@@ -26,7 +26,18 @@ from cheren.engine.position import Position, chit_key
 from cheren.engine.registry import Refusal
 from cheren.engine.rules.combat_eligibility import air_refusal, air_unit, attack_refusal
 from cheren.engine.rules.combat_odds import Odds, Shift, compute_odds, defenders_in
-from cheren.engine.rules.combat_resolution import PUSH_ROLLS, modifiers_from_effects
+from cheren.engine.rules.combat_resolution import modifiers_from_effects
+from cheren.engine.rules.combat_sequence import (
+    ATTACKER_LOSS,
+    CHOOSE_PUSH,
+    CHOOSE_RETREAT,
+    DEFENDER_LOSS,
+    PUSH_LOSS,
+    RETREAT,
+    STAY_LOSS,
+    Resolution,
+    next_step,
+)
 from cheren.engine.rules.optional_rules import push_allowed
 from cheren.engine.rules.retreat import retreat_options
 from cheren.engine.rules.stacking import stack_value
@@ -276,20 +287,25 @@ def what_if(
         notes.append("no push: a loss taken instead of a retreat is final (losses-stand variant, 11.8 off)")
     att_steps = sum(position.steps_left(u) for u in attackers)
     def_steps = sum(position.steps_left(u) for u in defenders)
-    retreat_cache: dict[tuple[str, ...], bool] = {tuple(sorted(defenders)): options.possible}
+    retreat_cache: dict[tuple[str, ...], Hex | None] = {
+        tuple(sorted(defenders)): options.hexes[0] if options.hexes else None
+    }
 
-    def can_retreat(units: tuple[str, ...]) -> bool:
+    def retreat_hex(units: tuple[str, ...]) -> Hex | None:
+        """A hex the stack may retreat to (which one does not change the steps), or None."""
         key = tuple(sorted(units))
         if key not in retreat_cache:
-            retreat_cache[key] = retreat_options(position, list(units), target).possible
+            hexes = retreat_options(position, list(units), target).hexes
+            retreat_cache[key] = hexes[0] if hexes else None
         return retreat_cache[key]
 
     rolls = []
     distribution: dict[Outcome, Fraction] = {}
     for die, result in enumerate(odds.results, start=1):
-        stack = _Stack(position, defenders, choices.losses_first)
+        stack = _Stack(position, defenders, choices.losses_first, att_steps)
         # the push looks at the die as the variant's modifiers move it, as the engine does
-        outcome, story = _play_out(odds.row(die), result, att_steps, stack, can_retreat, choices)
+        cur = Resolution(target, side, attackers, odds.row(die), result, odds.column_name)
+        outcome, story = _play_out(cur, stack, retreat_hex, choices, push_allowed(position))
         rolls.append(DieRoll(die, result, outcome, story))
         distribution[outcome] = distribution.get(outcome, Fraction(0)) + SIXTH
     return WhatIf(
@@ -307,13 +323,18 @@ def what_if(
 
 
 class _Stack:
-    """The defending stack during a what-if: steps per unit, lost in the stated order (11.6:
-    artillery only when the stack retreats or no other unit is left)."""
+    """The units of a what-if combat as :func:`next_step` sees them: the defenders' steps per
+    unit, lost in the stated order (11.6: artillery only when the stack retreats or no other unit
+    is left), and the attackers' steps as a total (which attacking unit loses a step does not
+    change the count)."""
 
-    def __init__(self, position: Position, units: tuple[str, ...], first: tuple[str, ...]) -> None:
+    def __init__(self, position: Position, units: tuple[str, ...], first: tuple[str, ...], attacker_steps: int,
+                 pushing: bool = True) -> None:
         self.order = [u for u in first if u in units] + [u for u in units if u not in first]
         self.steps = {u: position.steps_left(u) for u in units}
         self.artillery = {u for u in units if position.scenario.units[u].type.artillery}
+        self.attackers_left = attacker_steps
+        self.pushing = pushing
 
     def alive(self) -> tuple[str, ...]:
         return tuple(u for u in self.order if self.steps[u] > 0)
@@ -333,59 +354,74 @@ class _Stack:
             lost += 1
         return lost
 
+    # -- what next_step asks (cheren.engine.rules.combat_sequence.Combatants) ------------------
+    def defenders(self) -> tuple[str, ...]:
+        return self.alive()
+
+    def defender_steps(self) -> int:
+        return self.total()
+
+    def attacker_steps(self) -> int:
+        return self.attackers_left
+
+    def push_allowed(self) -> bool:
+        return self.pushing
+
+    def may_advance(self) -> bool:
+        return False  # the what-if ends with the losses: the advance changes no step (11.9)
+
 
 def _play_out(
-    die: int,
-    result: CombatResult,
-    attacker_steps: int,
+    cur: Resolution,
     stack: _Stack,
-    can_retreat: Callable[[tuple[str, ...]], bool],
+    retreat_hex: Callable[[tuple[str, ...]], Hex | None],
     choices: Choices,
+    pushing: bool,
 ) -> tuple[Outcome, str]:
-    """One die roll carried through 11.5-11.8 under ``choices``, as the engine resolves it: the
-    defender's choice on an "r" (none when the result eliminates it), its losses, the retreat or
-    the extra step, the pushes (each followed by a new choice, judged on the units left), then
-    the attacker's losses."""
-    start = stack.total()
-    a_lost = pushes = 0
-    retreated = stayed = False
+    """One die roll carried through the engine's own order of 11.5-11.8
+    (:func:`~cheren.engine.rules.combat_sequence.next_step`), each choice answered by
+    ``choices``: the defender retreats when it may and ``choices`` says so, the attacker pushes
+    while ``choices`` allows (``pushing``: the rules in use allow a push at all)."""
+    start, attacker_start = stack.total(), stack.attackers_left
+    stack.pushing = pushing
+    able = False  # whether the stack could retreat when it first chose (11.6, 11.7)
     story: list[str] = []
-    able = can_retreat(stack.alive())  # the choice is made before the losses (11.6, 11.7)
-    if result.retreat and result.defender < start:
-        retreated = choices.defender_retreats and able
-        stayed = not retreated
-    if result.defender:
-        stack.lose(result.defender, artillery_ok=retreated)
-        story.append(f"defender loses {result.defender}")
-    if retreated:
-        story.append("defender retreats")
-    elif stayed:
-        stack.lose(1, artillery_ok=False)
-        story.append("defender stays and loses 1" if able else "defender cannot retreat and loses 1")
-        while (
-            die in PUSH_ROLLS
-            and choices.attacker_pushes
-            and (choices.max_pushes is None or pushes < choices.max_pushes)
-            and stack.alive()
-            and attacker_steps - a_lost > result.attacker  # a step to spare beyond the table's loss (11.8)
-        ):
-            pushes += 1
-            a_lost += 1
-            if choices.defender_retreats and can_retreat(stack.alive()):
-                retreated = True
-                story.append("attacker pushes (loses 1), defender retreats")
-                break
+    while (step := next_step(cur, stack)) is not None:
+        kind = step.kind
+        if kind == CHOOSE_RETREAT:
+            to = retreat_hex(stack.alive())
+            if cur.pushes == 0:
+                able = to is not None
+            if choices.defender_retreats and to is not None:
+                cur.retreat(to)
+            else:
+                cur.stay()
+        elif kind == DEFENDER_LOSS:
+            stack.lose(step.n, artillery_ok=cur.retreat_to is not None)
+            story.append(f"defender loses {step.n}")
+        elif kind == RETREAT:
+            story.append("attacker pushes (loses 1), defender retreats" if cur.pushes else "defender retreats")
+        elif kind == STAY_LOSS:
             stack.lose(1, artillery_ok=False)
-            story.append("attacker pushes (loses 1), defender loses 1 more")
-    paid = min(result.attacker, attacker_steps - a_lost)
-    a_lost += paid
-    if paid:
-        story.append(f"attacker loses {paid}")
+            if cur.pushes:
+                story.append("attacker pushes (loses 1), defender loses 1 more")
+            else:
+                story.append("defender stays and loses 1" if able else "defender cannot retreat and loses 1")
+        elif kind == CHOOSE_PUSH:
+            if choices.attacker_pushes and (choices.max_pushes is None or cur.pushes < choices.max_pushes):
+                cur.push()
+        elif kind == PUSH_LOSS:
+            stack.attackers_left -= 1
+        elif kind == ATTACKER_LOSS:
+            paid = min(step.n, stack.attackers_left)
+            stack.attackers_left -= paid
+            story.append(f"attacker loses {paid}")
     eliminated = not stack.alive()
     if eliminated:
         story.append("defender eliminated")
-    outcome = Outcome(a_lost, start - stack.total(), eliminated, eliminated or retreated, retreated and not eliminated,
-                      pushes)
+    retreated = cur.retreat_to is not None
+    outcome = Outcome(attacker_start - stack.attackers_left, start - stack.total(), eliminated,
+                      eliminated or retreated, retreated and not eliminated, cur.pushes)
     return outcome, "; ".join(story) or "no effect"
 
 

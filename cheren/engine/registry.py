@@ -1,36 +1,34 @@
-"""The vocabulary of the legality gate, and the registries rule areas plug into.
+"""The vocabulary of the legality gate: what a rule area hands the game and reads of it.
 
-:mod:`cheren.engine.game` drives the sequence of play; a rule area (combat, supply, chits) adds to it
-without touching the game loop by registering here:
+* :class:`Refusal`, :class:`Verdict`, :class:`IllegalAction`: why an action is not legal now;
+* :class:`Decision` and :class:`Task`: a choice the rules hand a player, an automatic step, both
+  queued in the :class:`Flow` of the phase;
+* :class:`GameState`: the part of the game a rule area may read and change (the game in
+  :mod:`cheren.engine.game` is one; rule modules name this protocol, never the game itself);
+* :class:`ActionRule`, :class:`DecisionKind` and :class:`Rulebook`: the shape of a rule area's
+  part in the gate.  The one rulebook the game plays by is listed in :mod:`cheren.engine.rulebook`.
 
-* an action type with its ``refusal`` and ``apply`` functions (:func:`register_action`),
-* a contributor of legal actions for the current phase (:func:`register_legal_actions`),
-* a hook at the start or the end of a phase (:func:`on_phase_start`, :func:`on_phase_end`),
-* a check that may forbid ending the phase yet (:func:`check_end_phase`),
-* a decision kind: the actions that answer it and what answering does (:func:`register_decision`).
-
-Rule modules import this module, never :mod:`cheren.engine.game` (only for type checking), so there
-are no import cycles; :mod:`cheren.engine.rules.plugins` imports every rule area once.
+This module imports nothing of the rules or the game, so everything can import it.
 """
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 from types import BuiltinFunctionType, FunctionType
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
 from cheren.engine.actions import Action
+from cheren.engine.position import Position
 from cheren.hexes import Hex
+from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Phase, Side
-
-if TYPE_CHECKING:
-    from cheren.engine.game import Game
+from cheren.scenario.sequence import Moment
 
 
 @dataclass(frozen=True)
@@ -91,11 +89,17 @@ class Decision:
 
 @dataclass
 class Task:
-    """An automatic step of the sequence of play, queued behind decisions.  ``call`` tasks
-    carry a module-level function and keyword arguments (kept plain so undo can copy them)."""
+    """An automatic step of the sequence of play, queued behind decisions: ``data`` holds a
+    module-level function (``handler``, called with the game) and its keyword arguments
+    (``args``), kept plain so undo can copy them.  ``kind`` names the step for a reader."""
 
     kind: str
     data: dict[str, Any] = field(default_factory=dict)
+
+
+def call(handler: Callable[..., None], **args: Any) -> Task:
+    """A task that calls ``handler(game, **args)``."""
+    return Task("call", {"handler": handler, "args": args} if args else {"handler": handler})
 
 
 @dataclass
@@ -196,102 +200,87 @@ def _copy_item(item: Decision | Task, memo: dict[int, Any]) -> Decision | Task:
     return out
 
 
-# -- registries ----------------------------------------------------------------------------------
-RefusalFn = Callable[["Game", Any], Refusal | None]
-ApplyFn = Callable[["Game", Any], None]
+# -- what the rules see of the game -------------------------------------------------------------
+class GameState(Protocol):
+    """The part of a game a rule area reads and changes: the position, the flow of the phase,
+    where the sequence of play stands, and the ways to report and queue what happens."""
+
+    position: Position
+    flow: Flow
+    # what rule areas keep between actions to go faster (never game state: undo, saves and
+    # replays ignore it, and forgetting it changes no game)
+    caches: dict[str, Any]
+
+    @property
+    def rules(self) -> Rulebook: ...
+    @property
+    def scenario(self) -> Scenario: ...
+    @property
+    def moment(self) -> Moment: ...
+    @property
+    def turn(self) -> int: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def phasing(self) -> Side: ...
+    @property
+    def acting(self) -> Side: ...
+    @property
+    def pending(self) -> Decision | None: ...
+
+    def event(self, text: str) -> None: ...
+    def queue_front(self, *items: Decision | Task) -> None: ...
+    def queue_back(self, *items: Decision | Task) -> None: ...
+    def lose_step(self, uid: str, rules: tuple[str, ...]) -> None: ...
+    def eliminate(self, uid: str, rules: tuple[str, ...], why: str) -> None: ...
 
 
+# -- a rule area's part in the gate ---------------------------------------------------------------
 @dataclass(frozen=True)
-class ActionHandler:
-    refusal: RefusalFn
-    apply: ApplyFn
+class ActionRule:
+    """One action type: why it is refused now (None: legal) and what doing it changes."""
+
+    refusal: Callable[[GameState, Any], Refusal | None]
+    apply: Callable[[GameState, Any], None]
 
 
 @dataclass(frozen=True)
 class DecisionKind:
-    actions: Callable[[Game, Decision], list[Action]]
-    answer: Callable[[Game, Decision, Action], None]
+    """One kind of decision: the actions that answer it and what answering does."""
+
+    actions: Callable[[GameState, Decision], list[Action]]
+    answer: Callable[[GameState, Decision, Action], None]
     auto: bool = True  # take a single legal answer automatically (7.0 reading)
+    # what happens when nothing answers it (a retreat with nowhere to go: 11.7); None: it lapses
+    impossible: Callable[[GameState, Decision], None] | None = None
 
 
-ACTION_HANDLERS: dict[type[Action], ActionHandler] = {}
-LEGAL_ACTIONS: list[Callable[[Game], list[Action]]] = []
-PHASE_START: dict[Phase, list[Callable[[Game], None]]] = {phase: [] for phase in Phase}
-PHASE_END: list[Callable[[Game], None]] = []
-END_PHASE_CHECKS: list[Callable[[Game], Refusal | None]] = []
-# Chits change how one unit moves (cheren.engine.rules.movement.MoveOptions, changed in place) and
-# who may move in the Exploitation phase (13.0: "plus any friendly unit with an Exploit chit").
-MOVE_OPTIONS: list[Callable[[Game, str, Any], None]] = []
-EXPLOIT_GRANTS: list[Callable[[Game, str], bool]] = []
-# What those hooks read of the game besides the unit itself, each as a hashable value that
-# changes whenever their answer may: the game keeps units' reach and legal moves under it.
-# A hook registered without one makes the game ask the hooks every time instead.
-HOOK_KEYS: list[Callable[[Game], Hashable]] = []
-UNKEYED_HOOKS: list[Callable[..., Any]] = []
-DECISIONS: dict[str, DecisionKind] = {}
+Hook = Callable[[GameState], None]
 
 
-def register_action(action_type: type[Action], refusal: RefusalFn, apply: ApplyFn) -> None:
-    ACTION_HANDLERS[action_type] = ActionHandler(refusal, apply)
+@dataclass(frozen=True)
+class Rulebook:
+    """Everything the game plays by, each list in the order the game runs it.
 
+    ``move_options`` hooks change how one unit moves (``fn(game, unit, options)`` on a
+    :class:`~cheren.engine.rules.movement.MoveOptions`, changed in place), ``exploit_grants`` who
+    may move in the Exploitation phase (13.0).  ``hook_keys`` sum up, as hashable values, what
+    those hooks read of the game besides the unit, so reach and moves can be kept under them;
+    ``None`` says some hook reads more, and nothing is kept."""
 
-def register_legal_actions(fn: Callable[[Game], list[Action]]) -> None:
-    if fn not in LEGAL_ACTIONS:
-        LEGAL_ACTIONS.append(fn)
+    actions: Mapping[type[Action], ActionRule]
+    decisions: Mapping[str, DecisionKind]
+    legal_actions: tuple[Callable[[GameState], list[Action]], ...]
+    phase_start: Mapping[Phase, tuple[Hook, ...]]
+    phase_end: tuple[Hook, ...]
+    end_phase_checks: tuple[Callable[[GameState], Refusal | None], ...]
+    move_options: tuple[Callable[[GameState, str, Any], None], ...] = ()
+    exploit_grants: tuple[Callable[[GameState, str], bool], ...] = ()
+    hook_keys: tuple[Callable[[GameState], Hashable], ...] | None = ()
 
-
-def on_phase_start(phase: Phase, fn: Callable[[Game], None], *, first: bool = False) -> None:
-    """Run ``fn`` at the start of ``phase``.  ``first`` puts it before the hooks already
-    registered (chit windows must open before a phase's automatic processing, e.g. the supply
-    check), so the order never depends on import order."""
-    if fn in PHASE_START[phase]:
-        return
-    if first:
-        PHASE_START[phase].insert(0, fn)
-    else:
-        PHASE_START[phase].append(fn)
-
-
-def on_phase_end(fn: Callable[[Game], None]) -> None:
-    if fn not in PHASE_END:
-        PHASE_END.append(fn)
-
-
-def check_end_phase(fn: Callable[[Game], Refusal | None]) -> None:
-    """A rule that may forbid ending the phase yet (e.g. an attack declared but not resolved)."""
-    if fn not in END_PHASE_CHECKS:
-        END_PHASE_CHECKS.append(fn)
-
-
-def modify_move_options(fn: Callable[[Game, str, Any], None], key: Callable[[Game], Hashable] | None = None) -> None:
-    """``fn(game, unit, options)`` changes a unit's :class:`~cheren.engine.rules.movement.MoveOptions`;
-    ``key(game)`` sums up everything ``fn`` reads of the game other than the unit (see
-    ``HOOK_KEYS``)."""
-    if fn not in MOVE_OPTIONS:
-        MOVE_OPTIONS.append(fn)
-        _register_key(fn, key)
-
-
-def grant_exploitation(fn: Callable[[Game, str], bool], key: Callable[[Game], Hashable] | None = None) -> None:
-    if fn not in EXPLOIT_GRANTS:
-        EXPLOIT_GRANTS.append(fn)
-        _register_key(fn, key)
-
-
-def _register_key(fn: Callable[..., Any], key: Callable[[Game], Hashable] | None) -> None:
-    if key is None:
-        UNKEYED_HOOKS.append(fn)
-    elif key not in HOOK_KEYS:
-        HOOK_KEYS.append(key)
-
-
-def hooks_key(game: Game) -> Hashable | None:
-    """Everything the move-option and exploitation hooks depend on now, or None when some hook
-    did not say (then nothing may be cached on them)."""
-    if UNKEYED_HOOKS:
-        return None
-    return tuple([key(game) for key in HOOK_KEYS])
-
-
-def register_decision(kind: str, decision: DecisionKind) -> None:
-    DECISIONS[kind] = decision
+    def hooks_key(self, game: GameState) -> Hashable | None:
+        """Everything the move-option and exploitation hooks depend on now, or None when some
+        hook did not say (then nothing may be cached on them)."""
+        if self.hook_keys is None:
+            return None
+        return tuple([key(game) for key in self.hook_keys])

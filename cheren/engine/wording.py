@@ -17,11 +17,12 @@ def mp_text(value: Any) -> str:
 
 
 def hex_text(h: Hex) -> str:
-    """A hex's CCRR label, or its axial pair when it lies off the labelled grid."""
+    """A hex's CCRR label, or its axial pair when it lies off the labelled grid (or, for
+    something that is not a hex at all, as a malformed action may hold, its repr)."""
     try:
         return h.label
-    except ValueError:
-        return str(tuple(h))
+    except (ValueError, AttributeError, TypeError):
+        return str(tuple(h)) if isinstance(h, tuple) else repr(h)
 
 
 def rules_cited(text: str, default: str = "9.0") -> tuple[str, ...]:

@@ -152,7 +152,7 @@ def enemy_at(game: Game, h: Hex) -> bool:
 
 def attacker_refusal(game: Game, draft: AttackDraft, uid: str) -> Refusal | None:
     """Why ``uid`` may not join the attack on the draft's defender, or None."""
-    from cheren.engine.rules.combat_actions import Commit
+    from cheren.engine.actions import Commit
 
     if draft.defender is None:
         return Refusal(("11.0",), "pick the defending hex first")
@@ -183,7 +183,7 @@ def draft_whatif(game: Game, draft: AttackDraft) -> Any:
 
 def draft_attack(draft: AttackDraft) -> Action:
     """The one ``Attack`` action that rolls the draft through the gate."""
-    from cheren.engine.rules.combat_actions import Attack
+    from cheren.engine.actions import Attack
 
     assert draft.defender is not None
     return Attack(draft.defender, tuple(draft.attackers), draft.air)

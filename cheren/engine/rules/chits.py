@@ -7,7 +7,7 @@ the common cup, keeping an own chit and removing an opponent's from play unseen,
 redraw; at the end of the phase the played chit goes back to the cup, or out of play if it is
 a one-time (starred) chit; only one chit of a kind per phase.
 
-Effects plug into the rules through :mod:`cheren.engine.registry`: movement options (Infiltrate, Forced
+Effects plug into the rules through the rulebook (:mod:`cheren.engine.rulebook`): movement options (Infiltrate, Forced
 march, Engineers, Roadblock, Demolition), exploitation (Exploit), the reaction limit (Reserves).
 Combat and supply chits keep their target in the phase state for those rule areas to read
 (:func:`attack_effects`, :func:`convoy_hex`).
@@ -17,51 +17,20 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any
 
-from cheren.engine import registry
-from cheren.engine.actions import Action, register
+from cheren.engine.actions import Action, PassChit, PlayChit
 from cheren.engine.position import Position, chit_key
-from cheren.engine.registry import Decision, DecisionKind, Refusal
+from cheren.engine.registry import ActionRule, Decision, DecisionKind, GameState, Refusal
+from cheren.engine.rules.movement import MoveOptions
 from cheren.hexes import Hex, parse_hexside
 from cheren.scenario.models import Chit, Phase, Side
 from cheren.scenario.sequence import PHASE_TITLES
-
-if TYPE_CHECKING:
-    from cheren.engine.game import Game
-    from cheren.engine.rules.movement import MoveOptions
 
 # Effects whose object is one of the player's own units on the map, chosen before it moves.
 UNIT_EFFECTS = frozenset({"infiltrate", "exploit", "engineers", "forced_march"})
 # Effects aimed at a hex: a road hex (Roadblock), a stack (Supply convoy), an attack's target.
 HEX_EFFECTS = frozenset({"roadblock", "supply_convoy", "column_shift", "win_support", "support_points"})
-
-
-@register
-@dataclass(frozen=True)
-class PlayChit(Action):
-    """Play a chit from the hand: ``unit`` for unit chits, ``target`` a hex label or a hexside
-    ``CCRR/CCRR`` for chits aimed at the map; empty where the chit needs no object."""
-
-    kind: ClassVar[str] = "play_chit"
-    chit: str
-    unit: str = ""
-    target: str = ""
-
-    def describe(self) -> str:
-        obj = self.unit or self.target
-        return f"play {self.chit}" + (f" on {obj}" if obj else "")
-
-
-@register
-@dataclass(frozen=True)
-class PassChit(Action):
-    """Let a chit window go by without playing."""
-
-    kind: ClassVar[str] = "pass_chit"
-
-    def describe(self) -> str:
-        return "play no chit"
 
 
 # -- windows ------------------------------------------------------------------------------------
@@ -70,17 +39,17 @@ def in_window(chit: Chit, phase: Phase, side: Side, phasing: Side) -> bool:
     return any(w.phase is phase and w.player == role for w in chit.windows)
 
 
-def _state(game: Game) -> dict[str, Any]:
+def _state(game: GameState) -> dict[str, Any]:
     state: dict[str, Any] = game.flow.extra.setdefault("chits", {"kinds": [], "played_by": {}, "effects": {}})
     return state
 
 
-def effects(game: Game) -> dict[str, Any]:
+def effects(game: GameState) -> dict[str, Any]:
     """The chit effects in force this phase, keyed by effect name."""
     return dict(_state(game)["effects"])
 
 
-def _targets(game: Game, side: Side, chit: Chit) -> list[tuple[str, str]]:
+def _targets(game: GameState, side: Side, chit: Chit) -> list[tuple[str, str]]:
     """(unit, target) pairs the chit may be played on now."""
     p = game.position
     s = p.scenario
@@ -116,9 +85,9 @@ def road_hexes(position: Position) -> set[Hex]:
     return {h for side in position.scenario.road_sides for h in side}
 
 
-def attack_targets(game: Game) -> list[Hex]:
+def attack_targets(game: GameState) -> list[Hex]:
     """Hexes attacked (assembled or resolved) this combat phase; the combat rules keep them in
-    ``registry.extra['combat']['attacks']`` (keys are hex labels) when they are loaded."""
+    ``flow.extra['combat']['attacks']`` (keys are hex labels)."""
     combat = game.flow.extra.get("combat")
     if not isinstance(combat, dict):
         return []
@@ -126,7 +95,7 @@ def attack_targets(game: Game) -> list[Hex]:
     return sorted(Hex.from_label(k) if isinstance(k, str) else k for k in attacks)
 
 
-def playable(game: Game, side: Side) -> list[PlayChit]:
+def playable(game: GameState, side: Side) -> list[PlayChit]:
     """Every chit play open to ``side`` right now."""
     p = game.position
     s = p.scenario
@@ -145,7 +114,7 @@ def playable(game: Game, side: Side) -> list[PlayChit]:
     return out
 
 
-def refusal(game: Game, action: PlayChit) -> Refusal | None:
+def refusal(game: GameState, action: PlayChit) -> Refusal | None:
     p = game.position
     s = p.scenario
     key = chit_key(action.chit)
@@ -173,7 +142,7 @@ def refusal(game: Game, action: PlayChit) -> Refusal | None:
     return None
 
 
-def _target_problem(game: Game, side: Side, chit: Chit, action: PlayChit) -> str:
+def _target_problem(game: GameState, side: Side, chit: Chit, action: PlayChit) -> str:
     p = game.position
     if chit.effect in UNIT_EFFECTS:
         unit = p.units.get(action.unit)
@@ -190,7 +159,7 @@ def _target_problem(game: Game, side: Side, chit: Chit, action: PlayChit) -> str
     return f"{action.target or 'that'} is not a target {chit.name} may be played on now"
 
 
-def apply(game: Game, action: PlayChit) -> None:
+def apply(game: GameState, action: PlayChit) -> None:
     p = game.position
     s = p.scenario
     key = chit_key(action.chit)
@@ -209,7 +178,7 @@ def apply(game: Game, action: PlayChit) -> None:
         game.flow.queue.pop(0)  # a window decision is answered by the play
 
 
-def _draw(game: Game, side: Side) -> None:
+def _draw(game: GameState, side: Side) -> None:
     """5.1: after a play, draw from the cup; an opponent's chit leaves play unseen."""
     p = game.position
     cup = p.chits.cup
@@ -227,7 +196,7 @@ def _draw(game: Game, side: Side) -> None:
         game.event(f"{side.adjective} draws an enemy chit: it leaves play unseen, no redraw (5.1)")
 
 
-def _start_effect(game: Game, chit: Chit, action: PlayChit) -> None:
+def _start_effect(game: GameState, chit: Chit, action: PlayChit) -> None:
     state = _state(game)["effects"]
     effect = chit.effect
     if effect in UNIT_EFFECTS:
@@ -246,20 +215,20 @@ def _start_effect(game: Game, chit: Chit, action: PlayChit) -> None:
         )
 
 
-def attack_effects(game: Game, target: Hex) -> list[dict[str, Any]]:
+def attack_effects(game: GameState, target: Hex) -> list[dict[str, Any]]:
     """Chits played on the attack against ``target`` this phase (column shifts, support)."""
     attacks = _state(game)["effects"].get("attacks", {})
     return list(attacks.get(target.label, []))
 
 
-def convoy_hex(game: Game) -> Hex | None:
+def convoy_hex(game: GameState) -> Hex | None:
     """The stack a Supply convoy keeps in supply during this check, if one was played."""
     label = _state(game)["effects"].get("supply_convoy")
     return Hex.from_label(label) if label else None
 
 
 # -- effects on movement --------------------------------------------------------------------------
-def _move_options(game: Game, uid: str, options: MoveOptions) -> None:
+def move_options(game: GameState, uid: str, options: MoveOptions) -> None:
     state = _state(game)["effects"]
     unit = game.position.units[uid]
     if uid in state.get("infiltrate", {}):
@@ -279,15 +248,15 @@ def _move_options(game: Game, uid: str, options: MoveOptions) -> None:
         options.blown_bridges = options.blown_bridges | frozenset(parse_hexside(b) for b in blown)
 
 
-def _may_exploit(game: Game, uid: str) -> bool:
+def may_exploit(game: GameState, uid: str) -> bool:
     return uid in _state(game)["effects"].get("exploit", {})
 
 
 MOVE_EFFECTS = ("infiltrate", "forced_march", "engineers", "roadblock", "exploit")
 
 
-def _effects_key(game: Game) -> Hashable:
-    """All that :func:`_move_options` and :func:`_may_exploit` read besides the unit: the chit
+def effects_key(game: GameState) -> Hashable:
+    """All that :func:`move_options` and :func:`may_exploit` read besides the unit: the chit
     effects of the phase and the bridges blown this turn (the game caches reach under it)."""
     state = game.flow.extra.get("chits")
     effects = state["effects"] if state else None
@@ -297,7 +266,7 @@ def _effects_key(game: Game) -> Hashable:
 
 
 # -- windows for the player who is not acting ---------------------------------------------------
-def _open_windows(game: Game) -> None:
+def open_windows(game: GameState) -> None:
     """At the start of a phase, the side that does not act in it is asked once whether to play
     a chit whose window this is (Roadblock and Demolition in the enemy's movement)."""
     p = game.position
@@ -323,7 +292,7 @@ def _open_windows(game: Game) -> None:
         )
 
 
-def open_attack_window(game: Game, target: Hex) -> bool:
+def open_attack_window(game: GameState, target: Hex) -> bool:
     """As an attack on ``target`` is resolved, offer the defender its chits for that attack
     (5.1: e.g. Ambush).  True if a window decision was queued (at the front)."""
     defender = game.moment.acting.enemy
@@ -341,14 +310,14 @@ def open_attack_window(game: Game, target: Hex) -> bool:
     return True
 
 
-def _window_actions(game: Game, d: Decision) -> list[Action]:
+def _window_actions(game: GameState, d: Decision) -> list[Action]:
     plays = playable(game, d.side)
     if d.hex is not None:  # a window for one attack: only plays on that attack
         plays = [a for a in plays if a.target == d.hex.label]
     return [*plays, PassChit()]
 
 
-def _window_answer(game: Game, d: Decision, action: Action) -> None:
+def _window_answer(game: GameState, d: Decision, action: Action) -> None:
     if isinstance(action, PassChit):
         game.flow.queue.pop(0)
         game.event(f"{d.side.adjective} plays no chit")
@@ -356,24 +325,24 @@ def _window_answer(game: Game, d: Decision, action: Action) -> None:
         apply(game, action)
 
 
-def _pass_refusal(game: Game, action: PassChit) -> Refusal | None:
+def _pass_refusal(game: GameState, action: PassChit) -> Refusal | None:
     d = game.pending
     if d is None or d.kind != "chit_window":
         return Refusal(("5.1",), "no chit window is open")
     return None
 
 
-def _pass_apply(game: Game, action: PassChit) -> None:
+def _pass_apply(game: GameState, action: PassChit) -> None:
     d = game.pending
     assert d is not None
     _window_answer(game, d, action)
 
 
-def _legal(game: Game) -> list[Action]:
+def legal_actions(game: GameState) -> list[Action]:
     return list(playable(game, game.acting))
 
 
-def _end_of_phase(game: Game) -> None:
+def end_of_phase(game: GameState) -> None:
     """5.1: played chits go back to the cup, one-time chits leave play."""
     p = game.position
     s = p.scenario
@@ -388,23 +357,17 @@ def _end_of_phase(game: Game) -> None:
     p.chits.cup.sort()
 
 
-def _apply_play(game: Game, action: PlayChit) -> None:
+def _apply_play(game: GameState, action: PlayChit) -> None:
     apply(game, action)
 
 
-def _refuse_play(game: Game, action: PlayChit) -> Refusal | None:
+def _refuse_play(game: GameState, action: PlayChit) -> Refusal | None:
     return refusal(game, action)
 
 
-registry.register_action(PlayChit, _refuse_play, _apply_play)
-registry.register_action(PassChit, _pass_refusal, _pass_apply)
-registry.register_legal_actions(_legal)
-registry.register_decision("chit_window", DecisionKind(_window_actions, _window_answer, auto=False))
-registry.on_phase_end(_end_of_phase)
-registry.modify_move_options(_move_options, key=_effects_key)
-registry.grant_exploitation(_may_exploit, key=_effects_key)
-for _phase in Phase:
-    registry.on_phase_start(_phase, _open_windows, first=True)
+PLAY = ActionRule(_refuse_play, _apply_play)
+PASS = ActionRule(_pass_refusal, _pass_apply)
+WINDOW = DecisionKind(_window_actions, _window_answer, auto=False)
 
 
 @dataclass(frozen=True)

@@ -13,22 +13,17 @@ Who may attack lives in :mod:`cheren.engine.rules.combat_eligibility`, the odds 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from cheren.engine.actions import Action
-from cheren.engine.position import Status
-from cheren.engine.registry import Refusal, Task, check_end_phase, register_action, register_legal_actions
-from cheren.engine.rules.combat_actions import (
+from cheren.engine.actions import (
+    Action,
     AddAir,
-    Advance,
     Attack,
     Commit,
-    NoAdvance,
-    Push,
     Resolve,
-    StayAndLose,
     Uncommit,
 )
+from cheren.engine.position import Status
+from cheren.engine.registry import ActionRule, GameState, Refusal, call
+from cheren.engine.rules import chits
 from cheren.engine.rules.combat_eligibility import (
     MOUNTAIN_MP,
     advance_refusal,
@@ -42,36 +37,23 @@ from cheren.engine.rules.combat_eligibility import (
 from cheren.engine.rules.combat_resolution import (
     Assembly,
     CombatState,
-    Resolution,
     odds_for,
     peek,
     publish,
     roll,
     state,
 )
+from cheren.engine.rules.combat_sequence import Resolution
 from cheren.engine.rules.optional_rules import active, in_artillery_range
 from cheren.hexes import Hex
 from cheren.scenario.models import Phase
 from cheren.scenario.variants import ARTILLERY_RANGE
 
-if TYPE_CHECKING:
-    from cheren.engine.game import Game
-    from cheren.hexes import Hex
-
 __all__ = [
     "MOUNTAIN_MP",
-    "AddAir",
-    "Advance",
     "Assembly",
-    "Attack",
     "CombatState",
-    "Commit",
-    "NoAdvance",
-    "Push",
     "Resolution",
-    "Resolve",
-    "StayAndLose",
-    "Uncommit",
     "advance_refusal",
     "air_unit",
     "attack_refusal",
@@ -80,16 +62,17 @@ __all__ = [
     "legal_actions",
     "odds_for",
     "unit_refusal",
+    "unresolved",
 ]
 
 
-def combat_state(game: Game) -> CombatState:
+def combat_state(game: GameState) -> CombatState:
     """What has been declared and rolled in this Combat phase (read only, for UIs)."""
     return peek(game)
 
 
 # -- refusals ----------------------------------------------------------------------------------
-def _phase_refusal(game: Game) -> Refusal | None:
+def _phase_refusal(game: GameState) -> Refusal | None:
     if game.phase is not Phase.COMBAT:
         return Refusal(("11.0",), "attacks are declared and resolved in the Combat phase")
     return None
@@ -99,7 +82,7 @@ def _placed_air(st: CombatState) -> Hex | None:
     return next((a.target for a in st.assemblies.values() if a.air is not None), None)
 
 
-def _attacker_refusal(game: Game, uid: str, target: Hex, st: CombatState) -> Refusal | None:
+def _attacker_refusal(game: GameState, uid: str, target: Hex, st: CombatState) -> Refusal | None:
     p = game.position
     if uid not in p.units:
         return Refusal(("2.3",), f"there is no unit {uid!r}")
@@ -115,11 +98,11 @@ def _attacker_refusal(game: Game, uid: str, target: Hex, st: CombatState) -> Ref
     return unit_refusal(p, uid, target)
 
 
-def _commit_refusal(game: Game, action: Commit) -> Refusal | None:
+def _commit_refusal(game: GameState, action: Commit) -> Refusal | None:
     return _phase_refusal(game) or _attacker_refusal(game, action.unit, action.target, peek(game))
 
 
-def _uncommit_refusal(game: Game, action: Uncommit) -> Refusal | None:
+def _uncommit_refusal(game: GameState, action: Uncommit) -> Refusal | None:
     why = _phase_refusal(game)
     if why is not None:
         return why
@@ -129,7 +112,7 @@ def _uncommit_refusal(game: Game, action: Uncommit) -> Refusal | None:
     return None
 
 
-def _add_air_refusal(game: Game, action: AddAir) -> Refusal | None:
+def _add_air_refusal(game: GameState, action: AddAir) -> Refusal | None:
     why = _phase_refusal(game)
     if why is not None:
         return why
@@ -145,7 +128,7 @@ def _add_air_refusal(game: Game, action: AddAir) -> Refusal | None:
     return None
 
 
-def _resolve_refusal(game: Game, action: Resolve) -> Refusal | None:
+def _resolve_refusal(game: GameState, action: Resolve) -> Refusal | None:
     why = _phase_refusal(game)
     if why is not None:
         return why
@@ -155,7 +138,7 @@ def _resolve_refusal(game: Game, action: Resolve) -> Refusal | None:
     return attack_refusal(game.position, a.units, action.target, a.air is not None)
 
 
-def _attack_refusal(game: Game, action: Attack) -> Refusal | None:
+def _attack_refusal(game: GameState, action: Attack) -> Refusal | None:
     why = _phase_refusal(game)
     if why is not None:
         return why
@@ -177,12 +160,8 @@ def _attack_refusal(game: Game, action: Attack) -> Refusal | None:
     return None
 
 
-def _no_decision(rule: str, what: str) -> Refusal:
-    return Refusal((rule,), f"no combat is waiting for {what}")
-
-
 # -- applying ----------------------------------------------------------------------------------
-def _commit(game: Game, action: Commit) -> None:
+def _commit(game: GameState, action: Commit) -> None:
     st = state(game)
     a = st.assemblies.setdefault(action.target, Assembly(action.target))
     a.units.append(action.unit)
@@ -190,7 +169,7 @@ def _commit(game: Game, action: Commit) -> None:
     game.event(f"{_name(game, action.unit)} is committed against {action.target.label} (11.0)")
 
 
-def _uncommit(game: Game, action: Uncommit) -> None:
+def _uncommit(game: GameState, action: Uncommit) -> None:
     st = state(game)
     a = st.assemblies[action.target]
     if action.unit == a.air:
@@ -206,43 +185,39 @@ def _uncommit(game: Game, action: Uncommit) -> None:
         game.event(f"no attack on {action.target.label} is being assembled any more")
 
 
-def _add_air(game: Game, action: AddAir) -> None:
+def _add_air(game: GameState, action: AddAir) -> None:
     air = air_unit(game.position, game.phasing)
     assert air is not None
     state(game).assemblies[action.target].air = air
     game.event(f"{_name(game, air)} is laid on the attack on {action.target.label} (11.3)")
 
 
-def _resolve(game: Game, action: Resolve) -> None:
+def _resolve(game: GameState, action: Resolve) -> None:
     a = state(game).assemblies.pop(action.target)
     _roll_after_window(game, action.target, tuple(a.units), a.air)
 
 
-def _attack(game: Game, action: Attack) -> None:
+def _attack(game: GameState, action: Attack) -> None:
     air = air_unit(game.position, game.phasing) if action.air else None
     _roll_after_window(game, action.target, action.attackers, air)
 
 
-def _roll_after_window(game: Game, target: Hex, attackers: tuple[str, ...], air: str | None) -> None:
+def _roll_after_window(game: GameState, target: Hex, attackers: tuple[str, ...], air: str | None) -> None:
     """The attack is declared; before the die the defender may answer with a chit played on it
     (Ambush, Regia Aeronautica: 5.1), so its window opens here, then the roll follows."""
-    from cheren.engine.rules import chits
-
     publish(game, target, attackers)
     if chits.open_attack_window(game, target):
-        game.flow.queue.insert(
-            1, Task("call", {"handler": _roll_task, "args": {"target": target, "attackers": attackers, "air": air}})
-        )
+        game.flow.queue.insert(1, call(_roll_task, target=target, attackers=attackers, air=air))
     else:
         roll(game, target, attackers, air)
 
 
-def _roll_task(game: Game, target: Hex, attackers: tuple[str, ...], air: str | None) -> None:
+def _roll_task(game: GameState, target: Hex, attackers: tuple[str, ...], air: str | None) -> None:
     roll(game, target, attackers, air)
 
 
 # -- what may be done now ----------------------------------------------------------------------
-def legal_actions(game: Game) -> list[Action]:
+def legal_actions(game: GameState) -> list[Action]:
     """The declaring actions open now: Commit for every eligible unit and adjacent enemy hex,
     Uncommit, AddAir and Resolve for the attacks being assembled.  That is linear in the units
     (never a list of subsets); the one-shot :class:`Attack` is not listed, since every attack it
@@ -279,7 +254,7 @@ def legal_actions(game: Game) -> list[Action]:
     return out
 
 
-def _unresolved(game: Game) -> Refusal | None:
+def unresolved(game: GameState) -> Refusal | None:
     st = peek(game)
     if game.phase is Phase.COMBAT and st.assemblies:
         hexes = ", ".join(h.label for h in st.assemblies)
@@ -289,18 +264,27 @@ def _unresolved(game: Game) -> Refusal | None:
     return None
 
 
-def _name(game: Game, uid: str) -> str:
+def _name(game: GameState, uid: str) -> str:
     return game.scenario.units[uid].name
 
 
-register_action(Commit, _commit_refusal, _commit)
-register_action(Uncommit, _uncommit_refusal, _uncommit)
-register_action(AddAir, _add_air_refusal, _add_air)
-register_action(Resolve, _resolve_refusal, _resolve)
-register_action(Attack, _attack_refusal, _attack)
-register_action(StayAndLose, lambda g, a: _no_decision("11.7", "a retreat-or-loss choice"), lambda g, a: None)
-register_action(Push, lambda g, a: _no_decision("11.8", "a push"), lambda g, a: None)
-register_action(Advance, lambda g, a: _no_decision("11.9", "an advance"), lambda g, a: None)
-register_action(NoAdvance, lambda g, a: _no_decision("11.9", "an advance"), lambda g, a: None)
-register_legal_actions(legal_actions)
-check_end_phase(_unresolved)
+def _refuse_answer(rule: str, what: str) -> ActionRule:
+    """An answer to a combat decision given when no combat waits for it (with one pending the
+    gate takes it as that decision's answer before it looks here)."""
+    refusal = Refusal((rule,), f"no combat is waiting for {what}")
+
+    def nothing(game: GameState, action: Action) -> None:
+        raise AssertionError("a refused action is never applied")
+
+    return ActionRule(lambda game, action: refusal, nothing)
+
+
+COMMIT = ActionRule(_commit_refusal, _commit)
+UNCOMMIT = ActionRule(_uncommit_refusal, _uncommit)
+ADD_AIR = ActionRule(_add_air_refusal, _add_air)
+RESOLVE = ActionRule(_resolve_refusal, _resolve)
+ATTACK = ActionRule(_attack_refusal, _attack)
+STAY_AND_LOSE = _refuse_answer("11.7", "a retreat-or-loss choice")
+PUSH = _refuse_answer("11.8", "a push")
+ADVANCE = _refuse_answer("11.9", "an advance")
+NO_ADVANCE = _refuse_answer("11.9", "an advance")

@@ -9,16 +9,13 @@ exploitation.  Control markers show allied control; every other town is Italian 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
+from cheren.engine.registry import GameState
 from cheren.hexes import Hex
 from cheren.scenario.models import Side
 
-if TYPE_CHECKING:
-    from cheren.engine.game import Game
 
-
-def enter_hexes(game: Game, side: Side, hexes: Iterable[Hex]) -> None:
+def enter_hexes(game: GameState, side: Side, hexes: Iterable[Hex]) -> None:
     """A unit of ``side`` entered these hexes (moving, retreating or advancing): any town among
     them passes to ``side``."""
     p = game.position

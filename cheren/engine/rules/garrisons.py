@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cheren.engine.position import Position
+from cheren.engine.registry import Decision, GameState
 from cheren.hexes import Hex
 from cheren.scenario.models import Side
-
-if TYPE_CHECKING:
-    from cheren.engine.game import Game
 
 
 def garrison_units(position: Position, area: str) -> list[str]:
@@ -41,11 +37,9 @@ def release_trigger(position: Position, area: str) -> str | None:
     return None
 
 
-def check_release(game: Game) -> None:
+def check_release(game: GameState) -> None:
     """Release any garrison whose trigger holds, then roll for each of its native units:
     1-3 stays Italian, 4-6 defects to the Allies (6.0)."""
-    from cheren.engine.game import Decision
-
     position = game.position
     s = position.scenario
     for area in s.garrison_areas:

@@ -1,15 +1,13 @@
-"""Reinforcement and replacement, rules 8.0 to 8.5."""
+"""Reinforcement and replacement, rules 8.0 to 8.5: arrivals as the Reinforcement phase begins,
+the arrival option of 8.4 (a decision), and the Replace action of 8.3."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from cheren.engine.actions import Action, ChooseArrival, Replace
 from cheren.engine.position import Position, Status
+from cheren.engine.registry import ActionRule, Decision, DecisionKind, GameState, Refusal, call
 from cheren.hexes import Hex
-from cheren.scenario.models import Arrival, Side
-
-if TYPE_CHECKING:
-    from cheren.engine.game import Decision, Game
+from cheren.scenario.models import Arrival, Phase, Side
 
 
 def due(position: Position, side: Side, turn: int) -> dict[str, str]:
@@ -31,11 +29,9 @@ def due(position: Position, side: Side, turn: int) -> dict[str, str]:
     return out
 
 
-def arrivals(game: Game) -> None:
+def arrivals(game: GameState) -> None:
     """8.0: place the phasing side's reinforcements at their letter's town.  Units with a later
     option (8.4) ask their owner first; the placing then runs once, after every such answer."""
-    from cheren.engine.game import Decision, Task
-
     position = game.position
     s = position.scenario
     side, turn = position.side, position.turn
@@ -63,10 +59,10 @@ def arrivals(game: Game) -> None:
                 code=code,
             )
         )
-    game.queue_front(*decisions, Task("call", {"handler": _place_due}))
+    game.queue_front(*decisions, call(_place_due))
 
 
-def choose_arrival(game: Game, code: str, postpone: bool) -> None:
+def choose_arrival(game: GameState, code: str, postpone: bool) -> None:
     """8.4: both units of the code arrive together, now or at the later option."""
     position = game.position
     s = position.scenario
@@ -83,7 +79,7 @@ def choose_arrival(game: Game, code: str, postpone: bool) -> None:
     )
 
 
-def _place_due(game: Game) -> None:
+def _place_due(game: GameState) -> None:
     position = game.position
     s = position.scenario
     by_town: dict[str, list[str]] = {}
@@ -101,11 +97,9 @@ def _place_due(game: Game) -> None:
             _italian_arrival(game, town, group)
 
 
-def _allied_arrival(game: Game, town: str, group: list[str]) -> None:
+def _allied_arrival(game: GameState, town: str, group: list[str]) -> None:
     """8.0/8.1 for one town: an Italian-held arrival town costs each side a step and the
     Italians retreat (11.7); an Italian-controlled empty town just takes a Control marker."""
-    from cheren.engine.game import Decision, Task
-
     position = game.position
     s = position.scenario
     h = s.town_hex(town)
@@ -126,11 +120,11 @@ def _allied_arrival(game: Game, town: str, group: list[str]) -> None:
         Decision(
             "retreat", Side.ITALIAN, ("8.1", "11.7"), f"retreat the Italian units in {town} one hex", occupants, hex=h
         ),
-        Task("call", {"handler": _after_exchange, "args": {"town": town, "group": tuple(group)}}),
+        call(_after_exchange, town=town, group=tuple(group)),
     )
 
 
-def _after_exchange(game: Game, town: str, group: tuple[str, ...]) -> None:
+def _after_exchange(game: GameState, town: str, group: tuple[str, ...]) -> None:
     position = game.position
     s = position.scenario
     alive = [u for u in group if position.units[u].status is Status.POOL]
@@ -144,12 +138,10 @@ def _after_exchange(game: Game, town: str, group: tuple[str, ...]) -> None:
     _place(game, town, alive)
 
 
-def _italian_arrival(game: Game, town: str, group: list[str]) -> None:
+def _italian_arrival(game: GameState, town: str, group: list[str]) -> None:
     """8.0/8.2: an allied-held arrival town sends Italian reinforcements to a Tigre town free of
     allied units, or delays them until one is free; an allied-controlled empty town loses its
     Control marker."""
-    from cheren.engine.game import Decision
-
     position = game.position
     s = position.scenario
     h = s.town_hex(town)
@@ -195,13 +187,13 @@ def tigre_towns(position: Position) -> tuple[Hex, ...]:
     return tuple(sorted(out))
 
 
-def after_place(game: Game, uid: str, h: Hex, decision: Decision) -> None:
+def after_place(game: GameState, uid: str, h: Hex, decision: Decision) -> None:
     """A placed unit is no longer waiting for a town (8.1, 8.2); the town itself was taken as
     the unit was placed (2.1)."""
     game.position.delayed.discard(uid)
 
 
-def _place(game: Game, town: str, group: list[str]) -> None:
+def _place(game: GameState, town: str, group: list[str]) -> None:
     if not group:  # nobody survived to arrive: the town stays as it is (2.1: control needs a unit)
         return
     position = game.position
@@ -239,3 +231,54 @@ def replacement_problem(position: Position, uid: str) -> str | None:
     if unit.steps_lost == 0:
         return f"{d.name} has lost no steps"
     return None
+
+
+# -- 8.4: the arrival option, a decision -------------------------------------------------------
+def _arrival_actions(game: GameState, d: Decision) -> list[Action]:
+    return [ChooseArrival(d.code, False), ChooseArrival(d.code, True)]
+
+
+def _arrival_answer(game: GameState, d: Decision, action: Action) -> None:
+    assert isinstance(action, ChooseArrival)
+    game.flow.queue.pop(0)
+    choose_arrival(game, action.code, action.postpone)
+
+
+ARRIVAL = DecisionKind(_arrival_actions, _arrival_answer, auto=False)
+
+
+# -- 8.3: the Replace action -------------------------------------------------------------------
+def replacement_open(game: GameState) -> bool:
+    return (
+        game.phasing is Side.ALLIED
+        and game.scenario.is_replacement_turn(game.turn)
+        and not game.flow.replacement_done
+    )
+
+
+def replacements(game: GameState) -> list[Action]:
+    """The Replace actions open now (the Allied Reinforcement phase of a replacement turn)."""
+    if game.phase is not Phase.REINFORCEMENT or not replacement_open(game):
+        return []
+    return [Replace(u) for u in game.position.units if replacement_problem(game.position, u) is None]
+
+
+def _replace_refusal(game: GameState, action: Replace) -> Refusal | None:
+    if game.phase is not Phase.REINFORCEMENT or game.phasing is not Side.ALLIED:
+        return Refusal(("8.3",), "replacements are taken in the Allied Reinforcement & replacement phase")
+    if not game.scenario.is_replacement_turn(game.turn):
+        turns = [t.turn for t in game.scenario.info.turns if t.replacement]
+        return Refusal(("8.3",), f"turn {game.turn} is not a replacement turn ({', '.join(map(str, turns))})")
+    if game.flow.replacement_done:
+        return Refusal(("8.3",), "one step is replaced per replacement turn, and it has been taken")
+    problem = replacement_problem(game.position, action.unit)
+    return None if problem is None else Refusal(("8.3",), problem)
+
+
+def _replace(game: GameState, action: Replace) -> None:
+    game.position.units[action.unit].steps_lost -= 1
+    game.flow.replacement_done = True
+    game.event(f"{game.scenario.units[action.unit].name} replaces a step (8.3)")
+
+
+REPLACE = ActionRule(_replace_refusal, _replace)

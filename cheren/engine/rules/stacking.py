@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cheren.engine.position import Position
+from cheren.engine.registry import Decision, GameState
 from cheren.hexes import Hex
 from cheren.scenario.models import Side
-
-if TYPE_CHECKING:
-    from cheren.engine.game import Game
 
 
 def stack_value(position: Position, h: Hex, side: Side) -> int:
@@ -40,10 +36,8 @@ def overstacked(position: Position) -> list[tuple[Hex, Side, int]]:
     return out
 
 
-def queue_overstack(game: Game, h: Hex, side: Side, front: bool = True) -> None:
+def queue_overstack(game: GameState, h: Hex, side: Side, front: bool = True) -> None:
     """If the side is over the limit in ``h``, its owner must remove steps until it fits."""
-    from cheren.engine.game import Decision
-
     position = game.position
     over = excess(position, h, side)
     if not over:
@@ -65,7 +59,7 @@ def queue_overstack(game: Game, h: Hex, side: Side, front: bool = True) -> None:
         game.queue_back(d)
 
 
-def queue_all(game: Game) -> None:
+def queue_all(game: GameState) -> None:
     """3.1 at the end of a phase: every over-stacked stack, the phasing side's first."""
     position = game.position
     found = overstacked(position)

@@ -28,18 +28,15 @@ import itertools
 from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
-from cheren.engine import registry
 from cheren.engine.position import Position, Status, Supply
+from cheren.engine.registry import GameState
+from cheren.engine.rules.chits import convoy_hex
 from cheren.engine.rules.zoc import Zoc, zoc_map
 from cheren.hexes import Hex
 from cheren.scenario.compiled import Scenario
-from cheren.scenario.models import Phase, Side
-
-if TYPE_CHECKING:
-    from cheren.engine.game import Game
+from cheren.scenario.models import Side
 
 MAX_LINE = 3  # 12.0: the longest supply line, in hexes
 
@@ -740,7 +737,7 @@ def town_control_changes(
 
 
 # -- the phase -------------------------------------------------------------------------------------
-def supply_phase(game: Game) -> None:
+def supply_phase(game: GameState) -> None:
     """The Supply check & attrition phase of the phasing side: first town control (12.7), then
     every friendly unit on the map (12.4), then attrition for units with No supply (12.6)."""
     position = game.position
@@ -754,8 +751,6 @@ def supply_phase(game: Game) -> None:
     # the context 12.7 traced on still holds unless a town changed hands (12.1: enemy towns)
     traces = check_side(position, side, context=None if changes else contexts.get(side))
     attrition: list[str] = []
-    from cheren.engine.rules.chits import convoy_hex
-
     convoy = convoy_hex(game)
     for uid, trace in traces.items():
         unit = position.units[uid]
@@ -786,5 +781,3 @@ def supply_phase(game: Game) -> None:
         game.event(f"attrition: {s.units[uid].name} has a No supply marker and loses a step (12.6)")
         game.lose_step(uid, ("12.6",))
 
-
-registry.on_phase_start(Phase.SUPPLY, supply_phase)

@@ -23,22 +23,30 @@ from fractions import Fraction
 from types import MappingProxyType
 from weakref import WeakKeyDictionary
 
-from cheren.engine.actions import Action, ChooseArrival, EndPhase, Move, Place, RemoveStep, Replace, Retreat
-from cheren.engine.combat_whatif import proposed, what_if
-from cheren.engine.position import Position, Status, chit_key
-from cheren.engine.registry import Decision
-from cheren.engine.rules.chits import PassChit, PlayChit
-from cheren.engine.rules.combat_actions import (
+from cheren.engine.actions import (
+    Action,
     AddAir,
     Advance,
     Attack,
+    ChooseArrival,
     Commit,
+    EndPhase,
+    Move,
     NoAdvance,
+    PassChit,
+    Place,
+    PlayChit,
     Push,
+    RemoveStep,
+    Replace,
     Resolve,
+    Retreat,
     StayAndLose,
     Uncommit,
 )
+from cheren.engine.combat_whatif import proposed, what_if
+from cheren.engine.position import Position, Status, chit_key
+from cheren.engine.registry import Decision
 from cheren.engine.rules.combat_eligibility import air_refusal, air_unit, unit_refusal
 from cheren.engine.rules.combat_resolution import Assembly, peek
 from cheren.engine.rules.optional_rules import active, in_artillery_range

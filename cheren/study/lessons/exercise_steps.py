@@ -94,7 +94,7 @@ class ExerciseBoard:
         if key == "end_phase":
             return self.end_phase()
         if key == "pass_chit":
-            from cheren.engine.rules.chits import PassChit
+            from cheren.engine.actions import PassChit
 
             return self.push(PassChit())
         if key == "answer":
@@ -251,8 +251,8 @@ class ExerciseBoard:
     def chit_play(self, value: Any) -> Action:
         """The chit play a ``play_chit`` step names: the legal one if there is one, else the play as
         written (the gate then says which rule forbids it)."""
+        from cheren.engine.actions import PlayChit
         from cheren.engine.position import chit_key
-        from cheren.engine.rules.chits import PlayChit
         from cheren.files.position_files import chit_label
 
         def name(instance: str) -> str:
