@@ -3,27 +3,34 @@ a refusal or IllegalAction and leave the game byte-identical (issue 14)."""
 
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import fields
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from cheren import load_scenario
 from cheren.engine.actions import ACTION_TYPES, Action
 from cheren.engine.game import Game
+from cheren.engine.position import Status
 from cheren.engine.registry import IllegalAction
+from cheren.files import library_names, load_position
 from cheren.hexes import Hex
 from cheren.players.bots import make_bot
 from cheren.players.views import SideSeat
 from cheren.scenario import Side
-from cheren.study.game_saves import dumps_game
+from cheren.study.game_saves import dumps_game, loads_game
+from tests.gate_fuzz import fingerprint
 
 SCENARIO = load_scenario()
 UNITS = sorted(SCENARIO.units)
 CHITS = sorted(f"{k}.{n}" for k, c in SCENARIO.chits.items() for n in range(1, c.count + 2))
 HEXES = sorted(SCENARIO.playable)
 GAMES: dict[tuple[int, int], Game] = {}
+LIBRARY = library_names()
 
 
 def game_at(seed: int, steps: int) -> Game:
@@ -101,3 +108,81 @@ def test_a_malformed_action_is_refused_with_the_field_at_fault() -> None:
     assert refusal is not None and "str is not an action" in refusal.reason
     rng = random.Random(0)
     assert rng is not None
+
+
+class GateMachine(RuleBasedStateMachine):
+    """Play, hostile calls, undo, redo, save and reload in any order: the gate refuses what it
+    must without changing anything, and the game stays one the log replays exactly."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.game = Game(SCENARIO, seed=0)
+
+    @initialize(seed=st.integers(0, 3), library=st.booleans())
+    def start(self, seed: int, library: bool) -> None:
+        if library:
+            self.game = Game.from_position(load_position(LIBRARY[seed % len(LIBRARY)], SCENARIO), seed=seed)
+        else:
+            self.game = Game(SCENARIO, seed=seed)
+
+    @rule(pick=st.integers(0, 10**6), end_phase=st.booleans())
+    def play(self, pick: int, end_phase: bool) -> None:
+        legal = self.game.legal_actions()
+        if not legal:
+            return
+        ends = [a for a in legal if a.kind == "end_phase"]
+        action = ends[0] if end_phase and ends else legal[pick % len(legal)]
+        assert self.game.check(action).ok
+        self.game.apply(action)
+
+    @rule(action=st.one_of(actions(), st.sampled_from(["move", None, 3, ("0101",)])))
+    def hostile(self, action: object) -> None:
+        before = fingerprint(self.game)
+        verdict = self.game.check(action)  # type: ignore[arg-type]
+        assert fingerprint(self.game) == before
+        if verdict.ok:
+            return
+        assert verdict.refusal is not None and verdict.refusal.rules
+        with pytest.raises(IllegalAction):
+            self.game.apply(action)  # type: ignore[arg-type]
+        assert fingerprint(self.game) == before
+
+    @rule()
+    def undo(self) -> None:
+        if self.game.can_undo():
+            self.game.undo()
+
+    @rule()
+    def redo(self) -> None:
+        if self.game.can_redo():
+            self.game.redo()
+
+    @rule()
+    def save_and_reload(self) -> None:
+        again = loads_game(dumps_game(self.game), SCENARIO)
+        assert again.position == self.game.position
+        assert (again.moment, again.pending, again.actions()) == (self.game.moment, self.game.pending,
+                                                                  self.game.actions())
+
+    @invariant()
+    def the_log_replays_to_the_position(self) -> None:
+        g = self.game
+        replayed = Game.replay(SCENARIO, g.seed, g.actions(), position=g.start)
+        assert replayed.position.units == g.position.units
+        assert (replayed.moment, replayed.pending) == (g.moment, g.pending)
+
+    @invariant()
+    def every_unit_stands_where_the_index_says(self) -> None:
+        p = self.game.position
+        for uid, unit in p.units.items():
+            assert (unit.hex is not None) == (unit.status is Status.MAP)
+            if unit.hex is not None:
+                assert uid in p.units_at(unit.hex)
+
+
+# CHEREN_STATEFUL_EXAMPLES=5000 for the long run (docs/reliability.md); CI runs 25
+GateMachine.TestCase.settings = settings(
+    max_examples=int(os.environ.get("CHEREN_STATEFUL_EXAMPLES", "25")), stateful_step_count=30, deadline=None,
+    derandomize=True, suppress_health_check=[HealthCheck.too_slow],
+)
+test_the_gate_holds_in_any_order_of_play_hostile_calls_undo_redo_and_saves = GateMachine.TestCase
