@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from cheren.engine.actions import Move
+from cheren.engine.actions import Attack, Move, StayAndLose
 from cheren.engine.game import Game
 from cheren.engine.interpretations import INTERPRETATIONS
 from cheren.engine.position import Position
-from cheren.engine.rules.combat_actions import Attack, StayAndLose
 from cheren.engine.rules.combat_odds import compute_odds
 from cheren.engine.rules.combat_resolution import peek
 from cheren.engine.rules.movement import reachable
