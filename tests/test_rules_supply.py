@@ -17,12 +17,11 @@ from cheren.engine.rules.supply import (
     can_draw_supply,
     check_side,
     line_limit,
-    marker_after,
     supplied_hexes,
     supply_context,
-    town_control_changes,
     unit_supply,
 )
+from cheren.engine.rules.supply_phase import marker_after, town_control_changes
 from cheren.engine.rules.victory import victory_summary
 from cheren.engine.rules.zoc import zoc_map
 from cheren.hexes import Hex

@@ -35,7 +35,16 @@ from cheren.engine.actions import (
     Uncommit,
 )
 from cheren.engine.registry import ActionRule, Rulebook
-from cheren.engine.rules import chits, combat, combat_resolution, decisions, moves, phases, reinforcement, supply
+from cheren.engine.rules import (
+    chits,
+    combat,
+    combat_resolution,
+    decisions,
+    moves,
+    phases,
+    reinforcement,
+    supply_phase,
+)
 from cheren.scenario.models import Phase
 
 ACTIONS: dict[type[Action], ActionRule] = {
@@ -86,7 +95,7 @@ RULEBOOK = Rulebook(
         Phase.MOVEMENT: (chits.open_windows,),
         Phase.REACTION: (chits.open_windows,),
         Phase.COMBAT: (chits.open_windows,),
-        Phase.SUPPLY: (chits.open_windows, supply.supply_phase),
+        Phase.SUPPLY: (chits.open_windows, supply_phase.supply_phase),
         Phase.EXPLOITATION: (chits.open_windows,),
     },
     phase_end=(chits.end_of_phase,),

@@ -1,4 +1,4 @@
-"""Supply, town control and attrition: rules 12.0 to 12.7 (with 11.3 for the air unit).
+"""Supply lines, rules 12.0 to 12.3 (with 11.3 for the air unit).
 
 A unit is in supply when a *supply line* of at most three hexes runs from it (its own hex not
 counted) to a friendly supply source, or to a road/track hex from which road and track lead on
@@ -7,10 +7,12 @@ it, and neither the line nor the road/track beyond it may enter enemy units, ene
 towns or an enemy ZoC that no friendly unit holds (12.1).  Allied units on a live red map edge
 (12.2), native units in their own village (12.3) and the air unit (11.3) are supplied anyway.
 
-Everything here is a pure function of a :class:`~cheren.engine.position.Position` except
-:func:`supply_phase`, the hook that plays the Supply check & attrition phase (12.4-12.7) through
-the game.  The questions a whole side asks share one :class:`SupplyContext`: the enemy ZoC map,
-who stands where, and the road/track network that leads to a source, each computed once.
+Everything here is a pure function of a :class:`~cheren.engine.position.Position`: the answers
+(:class:`~cheren.engine.rules.supply_trace.SupplyTrace`, with the reasons in words) are in
+:mod:`cheren.engine.rules.supply_trace`, the Supply check & attrition phase that acts on them
+(12.4-12.7) in :mod:`cheren.engine.rules.supply_phase`.  The questions a whole side asks share
+one :class:`SupplyContext`: the enemy ZoC map, who stands where, and the road/track network that
+leads to a source, each computed once.
 
 Readings taken where the rules are silent are in :mod:`cheren.engine.interpretations`; the main ones:
 
@@ -30,15 +32,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from weakref import WeakKeyDictionary
 
-from cheren.engine.position import Position, Status, Supply
-from cheren.engine.registry import GameState
-from cheren.engine.rules.chits import convoy_hex
+from cheren.engine.position import Position, Status
+from cheren.engine.rules.supply_trace import MAX_LINE, Block, Candidate, SupplyTrace
 from cheren.engine.rules.zoc import Zoc, zoc_map
 from cheren.hexes import Hex
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Side
-
-MAX_LINE = 3  # 12.0: the longest supply line, in hexes
 
 
 def line_limit(hill: bool, zoc: bool) -> int:
@@ -92,143 +91,9 @@ def _static(s: Scenario) -> _Static:
     return found
 
 
-def route_kind(s: Scenario, a: Hex, b: Hex) -> str:
-    """Which route the hexside between two hexes carries: ``road`` or ``track`` (a road wins if
-    it has both), or ``""`` for none."""
-    kind = dict(_static(s).routes.get(a, ())).get(b, 0)
-    return _KIND_NAMES[kind] if kind else ""
-
-
-# -- explanations ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Block:
-    """One reason a candidate supply route fails, with its rule."""
-
-    rule: str
-    reason: str
-    hex: Hex | None = None
-    kind: str = ""  # "mountain", "enemy_units", "enemy_town", "zoc", "length" or "route"
-
-    def __str__(self) -> str:
-        return f"{self.reason} ({self.rule})"
-
-
 # How far a block is from being lifted, to show the route closest to working first: a line that
 # is one hex too long, or a ZoC a friendly unit could cancel, before mountains and enemy units.
 _BLOCK_WEIGHT = {"length": 1, "zoc": 2, "enemy_town": 2, "route": 2, "mountain": 3, "enemy_units": 3}
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A way a supply line could have gone, and why it does not work.
-
-    ``target`` is the source or road/track hex the route aims at; ``path`` the hexes the line
-    would enter (the origin excluded, the target included; empty when the origin itself is on
-    the road/track)."""
-
-    target: Hex
-    reaches: str  # "source", "road", "track", "road/track"
-    path: tuple[Hex, ...]
-    blocks: tuple[Block, ...]
-
-    def describe(self) -> str:
-        at = self.target.label
-        aim = f"the source {at}" if self.reaches == "source" else f"the {self.reaches} at {at}"
-        way = "from where it stands" if not self.path else "via " + " -> ".join(h.label for h in self.path)
-        return f"towards {aim} {way}: " + "; ".join(str(b) for b in self.blocks)
-
-
-@dataclass(frozen=True)
-class SupplyTrace:
-    """The answer to "can a unit here draw supply?", with the reasons a teacher would give.
-
-    When supplied by a line: ``line`` is the hexes entered (origin excluded), ``reached`` the
-    hex where it meets the source or the road/track, ``route`` the road/track from there to the
-    source (both ends included), ``limit`` and ``limit_why`` the length limit that applied.
-    When not: ``candidates`` lists the routes that were tried and what blocks each."""
-
-    side: Side
-    origin: Hex | None  # None only for the air unit kept off the map (11.3)
-    supplied: bool
-    rule: str  # the rule that decides: 12.0 (a line), 12.2 (red edge), 12.3 (village), 11.3 (air)
-    reaches: str = ""  # "source", "road", "track", "road/track", "edge", "village", "air"
-    line: tuple[Hex, ...] = ()
-    reached: Hex | None = None
-    route: tuple[Hex, ...] = ()
-    source: str | None = None
-    limit: int = MAX_LINE
-    limit_why: str = ""
-    candidates: tuple[Candidate, ...] = ()
-    unit: str | None = None
-    name: str | None = None  # what is tracing: a unit's or a town's name
-
-    def __bool__(self) -> bool:
-        return self.supplied
-
-    @property
-    def rules(self) -> tuple[str, ...]:
-        found = [self.rule] + [b.rule for c in self.candidates for b in c.blocks]
-        return tuple(sorted(dict.fromkeys(found), key=_rule_key))
-
-    @property
-    def who(self) -> str:
-        where = self.origin.label if self.origin is not None else "off the map"
-        if not self.name:
-            return where
-        return f"{self.name} in {where}" if self.origin is not None else f"{self.name} ({where})"
-
-    def explain(self) -> str:
-        side = self.side.adjective
-        if self.supplied:
-            if self.reaches == "air":
-                return f"{self.who} is the air support unit: always in supply (11.3)"
-            if self.reaches == "village":
-                return f"{self.who} is a native unit in its own village: in supply (12.3)"
-            if self.reaches == "edge":
-                return f"{self.who} is next to the red map edge '{self.source}': in {side} supply (12.2)"
-            lead = f"{self.who} draws {side} supply (12.0)"
-            source = f"the source {self.source}" if self.source else "a source"
-            if not self.line:
-                if self.reaches == "source":
-                    return f"{lead}: it stands on {source}"
-                return f"{lead}: it stands on the {self.reaches}, which leads to {source} ({_chain(self.route)})"
-            hexes = " -> ".join(h.label for h in self.line)
-            assert self.reached is not None
-            at = self.reached.label
-            where = (
-                f"reaches {source} at {at}"
-                if self.reaches == "source"
-                else f"reaches the {self.reaches} at {at}, which leads to {source} ({_chain(self.route)})"
-            )
-            n = len(self.line)
-            return (
-                f"{lead}: a line of {n} hex{'es' if n != 1 else ''} {hexes} {where}; "
-                f"limit {self.limit} hex{'es' if self.limit != 1 else ''}: {self.limit_why}"
-            )
-        lines = [f"{self.who} cannot draw {side} supply (12.0):"]
-        if not self.candidates:
-            lines.append(
-                f"  no {side} supply source, and no road or track leading to one, lies within "
-                f"{MAX_LINE} hexes (12.0)"
-            )
-        for c in self.candidates:
-            lines.append("  - " + c.describe())
-        return "\n".join(lines)
-
-    def __str__(self) -> str:
-        return self.explain()
-
-
-def _chain(hexes: tuple[Hex, ...]) -> str:
-    if len(hexes) <= 6:
-        return " -> ".join(h.label for h in hexes)
-    return " -> ".join(h.label for h in hexes[:3]) + f" -> ... ({len(hexes) - 5} more) -> " + " -> ".join(
-        h.label for h in hexes[-2:]
-    )
-
-
-def _rule_key(rule: str) -> tuple[int, ...]:
-    return tuple(int(p) for p in rule.split("."))
 
 
 # -- the context: everything a side's supply questions share --------------------------------------
@@ -389,10 +254,10 @@ def can_draw_supply(
     ctx = context if context is not None else supply_context(position, side)
     if ctx.side is not side:
         raise ValueError(f"the context is for the {ctx.side.adjective} side, not the {side.adjective}")
-    return _trace(ctx, from_hex, explain)
+    return trace_from(ctx, from_hex, explain)
 
 
-def _trace(
+def trace_from(
     ctx: SupplyContext, origin: Hex, explain: bool, unit: str | None = None, name: str | None = None
 ) -> SupplyTrace:
     side = ctx.side
@@ -584,7 +449,7 @@ def unit_supply(
     if native is not None and _static(s).villages.get(native.village) == unit.hex:
         return SupplyTrace(unit.side, unit.hex, True, "12.3", "village", source=native.village, unit=unit_id, name=name)
     ctx = context if context is not None and context.side is unit.side else supply_context(position, unit.side)
-    return _trace(ctx, unit.hex, explain, unit_id, name)
+    return trace_from(ctx, unit.hex, explain, unit_id, name)
 
 
 def check_side(
@@ -672,112 +537,3 @@ def _supplied_hexes(position: Position, ctx: SupplyContext) -> dict[Hex, int]:
         frontier = nxt
         length += 1
     return {h: n for h, n in out.items() if h not in ctx.enemy_hexes}
-
-
-# -- 12.4-12.6: markers and attrition --------------------------------------------------------------
-def marker_after(marker: Supply | None, supplied: bool) -> Supply | None:
-    """12.4: supplied units lose their marker; the others get Low, and Low turns to No."""
-    if supplied:
-        return None
-    return Supply.LOW if marker is None else Supply.NO
-
-
-# -- 12.7: town control ------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class ControlChange:
-    """An empty town that changes hands in the Supply check phase (12.7)."""
-
-    town: str
-    hex: Hex
-    vp: int
-    before: Side
-    after: Side
-    italian: SupplyTrace
-    allied: SupplyTrace
-
-    def describe(self) -> str:
-        if self.after is Side.ALLIED:
-            why = "cannot draw Italian supply but can draw Allied supply"
-        else:
-            why = "can draw Italian supply and not Allied supply"
-        return (
-            f"{self.town} ({self.hex.label}, {self.vp} VP) is empty, {why}: it becomes "
-            f"{self.after.adjective}-controlled (12.7)"
-        )
-
-
-def town_control_changes(
-    position: Position, contexts: dict[Side, SupplyContext] | None = None, *, explain: bool = False
-) -> list[ControlChange]:
-    """12.7: the empty towns that change control now.  Each town traces supply for both sides
-    as if it were a unit (its own hex not counted); all towns are judged on the same position
-    and change together."""
-    s = position.scenario
-    ctx = contexts if contexts is not None else {}  # filled in as needed: the caller may reuse them
-    occupied = {u.hex for u in position.units.values() if u.status is Status.MAP and u.hex is not None}
-    out: list[ControlChange] = []
-    for name in sorted(s.towns):
-        h = s.town_hex(name)
-        if h in occupied:
-            continue
-        owner = position.controller(name)
-        if Side.ITALIAN not in ctx:
-            ctx[Side.ITALIAN] = supply_context(position, Side.ITALIAN)
-        italian = _trace(ctx[Side.ITALIAN], h, explain, None, name)
-        if italian.supplied is (owner is Side.ITALIAN):
-            continue  # Italian supply alone already keeps the town where it is
-        if Side.ALLIED not in ctx:
-            ctx[Side.ALLIED] = supply_context(position, Side.ALLIED)
-        allied = _trace(ctx[Side.ALLIED], h, explain, None, name)
-        if owner is Side.ITALIAN and not italian.supplied and allied.supplied:
-            out.append(ControlChange(name, h, s.towns[name].vp, owner, Side.ALLIED, italian, allied))
-        elif owner is Side.ALLIED and italian.supplied and not allied.supplied:
-            out.append(ControlChange(name, h, s.towns[name].vp, owner, Side.ITALIAN, italian, allied))
-    return out
-
-
-# -- the phase -------------------------------------------------------------------------------------
-def supply_phase(game: GameState) -> None:
-    """The Supply check & attrition phase of the phasing side: first town control (12.7), then
-    every friendly unit on the map (12.4), then attrition for units with No supply (12.6)."""
-    position = game.position
-    s = position.scenario
-    contexts: dict[Side, SupplyContext] = {}
-    changes = town_control_changes(position, contexts)
-    for change in changes:
-        position.set_control(change.town, change.after)
-        game.event(change.describe())
-    side = position.side
-    # the context 12.7 traced on still holds unless a town changed hands (12.1: enemy towns)
-    traces = check_side(position, side, context=None if changes else contexts.get(side))
-    attrition: list[str] = []
-    convoy = convoy_hex(game)
-    for uid, trace in traces.items():
-        unit = position.units[uid]
-        before = unit.supply
-        by_convoy = convoy is not None and unit.hex == convoy and not trace.supplied
-        after = marker_after(before, trace.supplied or by_convoy)
-        if by_convoy and convoy is not None:
-            game.event(f"{s.units[uid].name} in {convoy.label} is kept in supply by a Supply convoy (5.1)")
-        unit.supply = after
-        name = s.units[uid].name
-        where = unit.hex.label if unit.hex is not None else "?"
-        if before is not None and after is None:
-            marker = before.value.title()
-            game.event(f"{name} in {where} draws supply again: its {marker} supply marker is removed (12.4)")
-        elif before is None and after is Supply.LOW:
-            game.event(f"{name} in {where} cannot draw supply: Low supply marker (12.4)")
-        elif before is Supply.LOW and after is Supply.NO:
-            game.event(f"{name} in {where} still cannot draw supply: the marker flips to No supply (12.4)")
-        elif before is Supply.NO and after is Supply.NO:
-            game.event(f"{name} in {where} still cannot draw supply: No supply (12.4)")
-        if after is Supply.NO:
-            attrition.append(uid)
-    # The air unit off the map is always in supply (11.3): it never keeps a marker.
-    for unit in position.units.values():
-        if unit.side is side and unit.status is Status.OFF_MAP and unit.supply is not None:
-            unit.supply = None
-    for uid in attrition:
-        game.event(f"attrition: {s.units[uid].name} has a No supply marker and loses a step (12.6)")
-        game.lose_step(uid, ("12.6",))
-
