@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 from cheren.engine.dice import Dice
 from cheren.hexes import Hex
-from cheren.scenario.compiled import Scenario, Step, UnitDef
+from cheren.scenario.compiled import Scenario, Step
 from cheren.scenario.models import Phase, Side
 
 
@@ -417,9 +417,6 @@ class Position:
             self.phase = Phase(phase)
 
     # -- questions -----------------------------------------------------------------------
-    def unit_def(self, unit_id: str) -> UnitDef:
-        return self.scenario.units[unit_id]
-
     def step(self, unit_id: str) -> Step:
         """The counter face a unit shows now (a defected native shows its allied back)."""
         return self.scenario.units[unit_id].ladder[self.units[unit_id].steps_lost]

@@ -67,6 +67,3 @@ def check_lesson(lesson: Lesson, scenario: Scenario) -> LessonReport:
             fail("rules", f"rule {rule} has no summary in the rules reference (cheren/rules_reference.yaml)")
     return report
 
-
-def check_course(lessons: list[Lesson], scenario: Scenario) -> list[LessonReport]:
-    return [check_lesson(lesson, scenario) for lesson in lessons]
