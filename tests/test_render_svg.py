@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import time
 import xml.etree.ElementTree as ET
 from collections import Counter as Tally
 from pathlib import Path
@@ -33,7 +32,7 @@ from cheren.render.geometry import (
     region_centre,
 )
 from cheren.render.primitives import Polygon
-from cheren.scenario import Scenario, ScenarioError, load_scenario
+from cheren.scenario import Scenario, load_scenario
 from tests.scenario_factory import counter, mini_scenario, town
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
@@ -492,40 +491,17 @@ def test_position_svg(scenario: Scenario, position: Position) -> None:
     assert "overlay" in position_svg(position, [reach]) and "overlay" not in svg
 
 
-def test_render_is_fast_enough(scenario: Scenario, position: Position) -> None:
-    render_svg(scenario, position)
-    start = time.perf_counter()
-    for _ in range(5):
-        render_svg(scenario, position)
-    per_render = (time.perf_counter() - start) / 5
-    assert per_render < 0.05  # 48 hexes; the full map is ~15x larger and renders in ~30 ms
-
-
 # -- the bundled map ---------------------------------------------------------------------------
-def _bundled() -> Scenario | None:
-    try:
-        return load_scenario()
-    except ScenarioError as exc:
-        if "file not found" in str(exc):
-            return None  # the map or counters are still being written
-        raise
-
-
 def test_bundled_map_renders(tmp_path: Path) -> None:
-    scenario = _bundled()
-    if scenario is None:
-        pytest.skip("the bundled scenario is not complete yet")
+    scenario = load_scenario()
     position = initial_position(scenario, seed=1)
-    start = time.perf_counter()
-    svg = render_svg(scenario, position)
-    elapsed = time.perf_counter() - start
+    svg = render_svg(scenario, position)  # how long it takes: benchmarks/bench_ui.py
     root = parse(svg)
     assert len(elements(root, "polygon", "hex")) == len(scenario.hexes)
     names = " ".join(texts(root, "town-name"))
     assert all(t.name.upper() in names.upper() for t in scenario.map.towns)
     on_map = {uid for uid, u in position.units.items() if u.on_map}
     assert set(counters(root)) == on_map
-    assert elapsed < 1.0  # generous for slow CI; about 30 ms on a laptop
     assert all(
         parse_label(label) in scenario.hexes
         for label in (e.get("data-hex") or "" for e in elements(root, "polygon", "hex"))

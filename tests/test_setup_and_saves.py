@@ -14,7 +14,7 @@ from cheren.engine.opening import initial_position
 from cheren.engine.position import Position, Status, Supply
 from cheren.files.position_saves import SaveError, dumps, loads, read_position_save, save_position
 from cheren.hexes import Hex, parse_label
-from cheren.scenario import Phase, Scenario, ScenarioError, Side, load_scenario
+from cheren.scenario import Phase, Scenario, Side, load_scenario
 from tests.scenario_factory import CRT, DEFAULT_CHITS, Files, counter, mini_scenario, town, write_scenario
 
 # -- the mini scenario -----------------------------------------------------------------------
@@ -69,11 +69,7 @@ def mini(tmp_path_factory: pytest.TempPathFactory) -> Scenario:
 
 @pytest.fixture(scope="module")
 def bundled() -> Scenario:
-    try:
-        return load_scenario()
-    except ScenarioError as exc:
-        first = exc.problems[0] if exc.problems else exc
-        pytest.skip(f"the bundled scenario does not load yet (map/counters being written): {first}")
+    return load_scenario()
 
 
 @pytest.fixture(params=["mini", "bundled"])

@@ -9,7 +9,10 @@ from pathlib import Path
 import pytest
 
 from cheren.cli.main import main
+from cheren.engine.actions import Action
 from cheren.engine.game import Game
+from cheren.engine.opening import initial_position
+from cheren.engine.position import chit_key
 from cheren.players.bots import RandomBot, make_bot
 from cheren.players.simulate import read_results, replay_result, simulate, summary, write_results
 from cheren.players.views import SideSeat, redacted_position
@@ -107,27 +110,39 @@ def test_the_heuristic_bot_explains_every_choice_and_acts_legally() -> None:
     assert {"move", "end_phase"} <= kinds
 
 
-def test_the_heuristic_bot_never_reads_the_enemy_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+def allied_choices(italian_hand: list[str], turns: int = 2) -> list[Action]:
+    """The heuristic bot's Allied actions over the first turns of seed 8's game, the Italian hand
+    set to ``italian_hand`` (the cup as dealt) and the Italians never playing a chit."""
     from cheren.players.bots import HeuristicBot
 
-    game = Game(load_scenario(), seed=8)
-    secret = list(game.position.chits.hands[Side.ITALIAN])
-    seen: list[list[str]] = []
-    original = SideSeat.position
-
-    def spy(self: SideSeat) -> object:
-        p = original(self)
-        seen.append(list(p.chits.hands[Side.ITALIAN]))
-        return p
-
-    monkeypatch.setattr(SideSeat, "position", spy)
+    scenario = load_scenario()
+    start = initial_position(scenario, seed=8)
+    start.chits.hands[Side.ITALIAN] = list(italian_hand)
+    game = Game(scenario, seed=8, position=start)
     bot = HeuristicBot(1)
-    for _ in range(40):
-        if game.acting is not Side.ALLIED:
-            game.apply(game.legal_actions()[-1])
-            continue
-        game.apply(bot.choose(SideSeat(game, Side.ALLIED)).action)
-    assert seen and all(hand == [] for hand in seen) and secret
+    out: list[Action] = []
+    while game.turn <= turns and not game.over:
+        if game.acting is Side.ALLIED:
+            action = bot.choose(SideSeat(game, Side.ALLIED)).action
+            out.append(action)
+        else:
+            legal = game.legal_actions()
+            action = next((a for a in legal if a.kind in ("pass_chit", "end_phase")), legal[0])
+        game.apply(action)
+    return out
+
+
+def test_the_heuristic_bot_plays_the_same_whatever_the_enemy_hand_holds() -> None:
+    """Two games that differ only in the Italian hand (of the same size; the cup the same, the
+    Italians never playing a chit) give the Allied bot the same public game: if it read the hidden
+    hand its choices would differ.  (A bot sees the game through a SideSeat, whose position() is
+    redacted; this checks what the bot does, not only what it is handed.)"""
+    dealt = initial_position(load_scenario(), seed=8).chits.hands[Side.ITALIAN]
+    other = ["ambush.8", "ambush.9", "counterattack.9", "exploit_italian.9"]  # no kind of the dealt hand
+    assert len(other) == len(dealt) and not {chit_key(c) for c in other} & {chit_key(c) for c in dealt}
+    first = allied_choices(dealt)
+    assert len(first) > 20 and {a.kind for a in first} >= {"move", "end_phase"}
+    assert allied_choices(other) == first
 
 
 def test_the_summary_lists_victory_levels_in_the_order_of_the_scale_with_the_median() -> None:

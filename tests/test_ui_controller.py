@@ -20,7 +20,7 @@ from cheren.app import panels
 from cheren.app.board import Board
 from cheren.app.map_overlays import OVERLAYS
 from cheren.app.opponent import pass_bot
-from cheren.engine.actions import EndPhase, Move
+from cheren.engine.actions import Move, RemoveStep
 from cheren.engine.game import Game
 from cheren.engine.rules.movement import reachable
 from cheren.hexes import Hex
@@ -182,8 +182,7 @@ def test_end_phase_undo_and_redo(scenario: Scenario) -> None:
 def test_pending_decisions_list_their_legal_answers(scenario: Scenario) -> None:
     c = Board(Game(scenario, seed=1941))
     c.play.end_phase()  # the Italian player may play a chit before the allied Movement phase (5.1)
-    if c.game.pending is None:
-        pytest.skip("no decision arises here in this version of the rules")
+    assert c.game.pending is not None and c.game.pending.kind == "chit_window"
     options = c.decisions.options()
     assert options and all(isinstance(label, str) for label, _ in options)
     assert [a for _, a in options] == c.game.legal_actions()
@@ -194,9 +193,10 @@ def test_pending_decisions_list_their_legal_answers(scenario: Scenario) -> None:
 
 
 def test_an_answer_the_rules_refuse_is_explained(moving: Board) -> None:
-    d = moving.decisions
-    fb = d.apply(EndPhase()) if moving.game.pending is None else d.apply(Move(HORSE, (H("0308"),)))
-    assert fb.ok or fb.rules
+    assert moving.game.pending is None
+    fb = moving.decisions.apply(RemoveStep(HORSE))  # no decision asks for a step now
+    assert fb.kind == "refused" and fb.rules == ("7.0",)
+    assert "no decision is pending that remove a step from" in fb.text
 
 
 # -- overlays ----------------------------------------------------------------------------------
@@ -351,7 +351,6 @@ def painted(m: Any) -> tuple[str, ...]:
 
 
 def test_the_map_widget_repaints_only_what_changed(moving: Board) -> None:
-    pytest.importorskip("ipycanvas")
     from cheren.app.map import PIXEL_RATIO, MapWidget
 
     c = moving
@@ -390,7 +389,6 @@ def test_the_map_widget_repaints_only_what_changed(moving: Board) -> None:
 
 
 def test_the_app_builds_and_drives_the_controller(scenario: Scenario) -> None:
-    pytest.importorskip("ipywidgets")
     from cheren.app import App
 
     app = App(Game(scenario, seed=1941))
@@ -398,10 +396,10 @@ def test_the_app_builds_and_drives_the_controller(scenario: Scenario) -> None:
     assert "Reinforcement" in app.status.value and "Turn <b>1</b>" in app.status.value
     app.end_button.click()
     assert c.game.phase is Phase.MOVEMENT
-    if c.game.pending is not None:
-        assert app.play_view.decision_panel.layout.display == "flex" and app.play_view.decision_buttons.children
-        labels = [getattr(b, "description", "") for b in app.play_view.decision_buttons.children]
-        assert any("no chit" in label for label in labels) or len(labels) == len(c.decisions.options())
+    assert c.game.pending is not None and c.game.pending.kind == "chit_window"  # the Italians' Roadblock window
+    assert app.play_view.decision_panel.layout.display == "flex"
+    labels = [getattr(b, "description", "") for b in app.play_view.decision_buttons.children]
+    assert "play no chit" in labels
     answer_pending(c)
     app.click_hex("0208")
     assert 'data-hex="0208"' in app.play_view.selection.value and app.play_view.units.children

@@ -26,9 +26,6 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("playwright")
-pytest.importorskip("voila")
-
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -83,15 +80,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if here in Path(str(item.fspath)).resolve().parents:
             item.add_marker(pytest.mark.browser)
-            if not Path(CHROMIUM).exists():
-                why = f"{CHROMIUM} is missing: apt-get install chromium (./dev test does)"
-                item.add_marker(pytest.mark.skip(reason=why))
 
 
 # -- the browser -------------------------------------------------------------------------------
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     # Debian's chromium, never a browser Playwright would download (`playwright install`)
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (./dev test does)")
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS, "headless": True}
 
 
@@ -113,6 +109,9 @@ def page(page: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     request.node.page_errors = errors
     yield page
     failed = getattr(request.node, "rep_call", None)
+    if errors and failed is not None and failed.passed:
+        # every browser test: a page that threw a JavaScript error did not work, whatever it showed
+        pytest.fail("errors in the page:\n  " + "\n  ".join(errors))
     keep = os.environ.get("CHEREN_SHOTS") == "1"
     if (failed is not None and failed.failed) or keep:
         ARTIFACTS.mkdir(exist_ok=True)
