@@ -90,7 +90,6 @@ class Game:
         self._redo: list[Action] = []
         phases.start_phase(self)
         self._run_queue()
-        self.start_flow = self.flow.copy()
         self.position.record()  # undo rolls the units back through the position's journal
         self._opening_events = list(self._events)
         self._events = []

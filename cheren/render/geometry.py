@@ -6,7 +6,6 @@ shared by every back-end.  Points are ``(x, y)`` in pixels, y growing downwards.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Collection, Iterable, Sequence
 
@@ -25,11 +24,6 @@ def hex_polygon(layout: Layout, h: Hex, scale: float = 1.0) -> tuple[Point, ...]
     cx, cy = layout.to_pixel(h)
     r = layout.size * scale
     return tuple((cx + r * ux, cy + r * uy) for ux, uy in _UNIT_CORNERS)
-
-
-def hex_width(layout: Layout) -> float:
-    """Flat-to-flat width of a hex (the distance between neighbouring centres)."""
-    return layout.size * SQRT3
 
 
 def hexside_segment(layout: Layout, side: Hexside) -> Segment:
@@ -103,10 +97,6 @@ def join_segments(segments: Iterable[Segment]) -> list[list[Point]]:
 def route_polyline(layout: Layout, hexes: Sequence[Hex]) -> list[Point]:
     """A road or track drawn through the centres of its hexes."""
     return [layout.to_pixel(h) for h in hexes]
-
-
-def polyline_length(points: Sequence[Point]) -> float:
-    return sum(math.dist(a, b) for a, b in itertools.pairwise(points))
 
 
 def region_centre(layout: Layout, hexes: Collection[Hex]) -> Hex:

@@ -18,17 +18,6 @@ class Zoc(IntEnum):
     HARD = 2
 
 
-def projects_zoc(position: Position, unit_id: str) -> bool:
-    """4.0: every unit on the map projects a ZoC except the air unit and one with a No supply
-    marker (also 12.6).  Garrison units do project one (6.0)."""
-    unit = position.units[unit_id]
-    if unit.status is not Status.MAP or unit.hex is None:
-        return False
-    if position.scenario.units[unit_id].type.air:
-        return False
-    return unit.supply is not Supply.NO
-
-
 _MAPS: WeakKeyDictionary[Scenario, dict[tuple[Side, int], dict[Hex, Zoc]]] = WeakKeyDictionary()
 
 
