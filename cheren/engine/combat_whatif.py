@@ -301,8 +301,9 @@ def what_if(
 
     rolls = []
     distribution: dict[Outcome, Fraction] = {}
+    start = _Stack.of(position, defenders, choices.losses_first, att_steps)
     for die, result in enumerate(odds.results, start=1):
-        stack = _Stack(position, defenders, choices.losses_first, att_steps)
+        stack = start.copy()
         # the push looks at the die as the variant's modifiers move it, as the engine does
         cur = Resolution(target, side, attackers, odds.row(die), result, odds.column_name)
         outcome, story = _play_out(cur, stack, retreat_hex, choices, push_allowed(position))
@@ -326,21 +327,34 @@ class _Stack:
     """The units of a what-if combat as :func:`next_step` sees them: the defenders' steps per
     unit, lost in the stated order (11.6: artillery only when the stack retreats or no other unit
     is left), and the attackers' steps as a total (which attacking unit loses a step does not
-    change the count)."""
+    change the count).  Six play-outs (one per die) start from copies of one stack."""
 
-    def __init__(self, position: Position, units: tuple[str, ...], first: tuple[str, ...], attacker_steps: int,
+    def __init__(self, order: list[str], steps: dict[str, int], artillery: frozenset[str], attacker_steps: int,
                  pushing: bool = True) -> None:
-        self.order = [u for u in first if u in units] + [u for u in units if u not in first]
-        self.steps = {u: position.steps_left(u) for u in units}
-        self.artillery = {u for u in units if position.scenario.units[u].type.artillery}
+        self.order = order
+        self.steps = steps
+        self.artillery = artillery
         self.attackers_left = attacker_steps
         self.pushing = pushing
+        self._alive: tuple[str, ...] | None = None
+        self._total = sum(steps.values())
+
+    @classmethod
+    def of(cls, position: Position, units: tuple[str, ...], first: tuple[str, ...], attacker_steps: int) -> _Stack:
+        order = [u for u in first if u in units] + [u for u in units if u not in first]
+        artillery = frozenset(u for u in units if position.scenario.units[u].type.artillery)
+        return cls(order, {u: position.steps_left(u) for u in units}, artillery, attacker_steps)
+
+    def copy(self) -> _Stack:
+        return _Stack(self.order, dict(self.steps), self.artillery, self.attackers_left, self.pushing)
 
     def alive(self) -> tuple[str, ...]:
-        return tuple(u for u in self.order if self.steps[u] > 0)
+        if self._alive is None:
+            self._alive = tuple(u for u in self.order if self.steps[u] > 0)
+        return self._alive
 
     def total(self) -> int:
-        return sum(self.steps.values())
+        return self._total
 
     def lose(self, n: int, artillery_ok: bool) -> int:
         lost = 0
@@ -351,6 +365,8 @@ class _Stack:
             others = [u for u in alive if u not in self.artillery]
             unit = (alive if artillery_ok or not others else others)[0]
             self.steps[unit] -= 1
+            self._total -= 1
+            self._alive = None
             lost += 1
         return lost
 
