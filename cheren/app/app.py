@@ -149,6 +149,14 @@ class App:
         return self.widget._repr_mimebundle_(**kwargs)
 
     # -- autosave ------------------------------------------------------------------------------
+    def take_up(self, autosave: str | Path) -> None:
+        """Keep the game in ``autosave`` from now on, taking it up from there if the file exists:
+        what ``App(autosave=...)`` does, for an app built before its page was asked for (the app
+        notebook under ``cheren app``, whose kernel is started and run ahead, cheren.app.launch)."""
+        self.autosave = Path(autosave)
+        self._restore(self.autosave)
+        self._changed({"game", "selection", "feedback", "overlays"})
+
     def _restore(self, path: Path) -> None:
         b = self.board
         if not path.exists():

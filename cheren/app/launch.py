@@ -1,6 +1,11 @@
 """``cheren app`` (Voila on the app notebook) and ``cheren lab`` (JupyterLab on the notebooks),
 from a clone or from an installed package.
 
+``cheren app`` keeps a kernel ready for the next page (Voila's preheated kernels, a pool of
+:data:`POOL_SIZE`): it is started with the server and runs the app notebook up to
+:func:`wait_for_page`, so the engine, the scenario and the app's widgets are there before the
+page is asked for; what depends on the page's moment (the autosaved game) comes after.
+
 An installed package keeps its notebooks read-only under ``<prefix>/share/cheren``; the commands
 copy them into a working folder first (never over a file already there, so a learner's own
 notebooks, saves and autosave stay), and serve that folder."""
@@ -18,6 +23,8 @@ from cheren.scenario.resources import _SOURCE, notebooks_dir
 
 APP_NOTEBOOK = "app.ipynb"
 DEFAULT_FOLDER = "cheren-notebooks"
+POOL_SIZE = 1  # kernels kept ready: each holds the whole app (about 150 MB); a page takes one
+READY = "cheren app: ready for the next page"  # a kept kernel says so on the server's console
 
 
 class LaunchError(RuntimeError):
@@ -63,8 +70,23 @@ def _tool(module: str) -> list[str]:
 
 
 def app_command(folder: Path, port: int, browser: bool) -> list[str]:
-    cmd = [*_tool("voila"), APP_NOTEBOOK, f"--port={port}", "--Voila.ip=127.0.0.1"]
+    cmd = [*_tool("voila"), APP_NOTEBOOK, f"--port={port}", "--Voila.ip=127.0.0.1",
+           "--preheat_kernel=True", f"--pool_size={POOL_SIZE}"]
     return cmd + ([] if browser else ["--no-browser"])
+
+
+def wait_for_page() -> None:
+    """In a kernel Voila started ahead (``cheren app``), wait here until a page takes it;
+    anywhere else (JupyterLab, nbval, a Voila page without a pool) return at once.  The app
+    notebook builds the app before this and reads the autosaved game after it: a kernel
+    kept ready for minutes must take up the game as it is when the page comes, not as it was."""
+    if os.environ.get("VOILA_PREHEAT") != "True":
+        return
+    from voila.utils import wait_for_request
+
+    # the kernel's own stderr (sys.stderr goes to the page) is the console `cheren app` runs in
+    print(READY, file=sys.__stderr__, flush=True)
+    wait_for_request()
 
 
 def lab_command(folder: Path, port: int, browser: bool) -> list[str]:
