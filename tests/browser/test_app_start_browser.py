@@ -14,6 +14,7 @@ kernel is still being started, waits for it: that is a kernel start, not a page 
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import time
 import urllib.request
@@ -94,10 +95,9 @@ def wait_for_map(page: Any) -> None:
     while not page.evaluate(PAINTED, CANVAS):
         reveal = page.locator(".cheren-reveal:visible")
         if reveal.count():
-            try:
+            # it may go away (answered) or not be clickable yet: then look again
+            with contextlib.suppress(Exception):
                 reveal.first.click(timeout=500)
-            except Exception:  # it went away (answered) or is not clickable yet: look again
-                pass
         if time.monotonic() > deadline:
             raise TimeoutError("the map was not painted in 120 s")
         page.wait_for_timeout(20)
