@@ -82,7 +82,7 @@ def wait_for_page() -> None:
     kept ready for minutes must take up the game as it is when the page comes, not as it was."""
     if os.environ.get("VOILA_PREHEAT") != "True":
         return
-    from voila.utils import wait_for_request
+    from voila.utils import wait_for_request  # type: ignore[import-untyped]
 
     # the kernel's own stderr (sys.stderr goes to the page) is the console `cheren app` runs in
     print(READY, file=sys.__stderr__, flush=True)
