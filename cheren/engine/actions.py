@@ -11,6 +11,7 @@ with :class:`RemoveStep`, a retreat with :class:`Retreat`, the other combat deci
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -61,6 +62,19 @@ class Move(Action):
 
     def describe(self) -> str:
         return f"move {self.unit} to {hex_text(self.path[-1]) if self.path else 'nowhere'}"
+
+
+def moves_along(unit: str, paths: Iterable[tuple[Hex, ...]]) -> list[Action]:
+    """``Move(unit, path)`` for each path, made without the dataclass's ``__init__`` (the same
+    objects: equal, hashed and shown alike).  Listing the legal moves makes tens of thousands of
+    them in a game, most of which are never taken."""
+    new, put = object.__new__, object.__setattr__
+    out: list[Action] = []
+    for path in paths:
+        move = new(Move)
+        put(move, "__dict__", {"unit": unit, "path": path})
+        out.append(move)
+    return out
 
 
 @dataclass(frozen=True)

@@ -121,7 +121,10 @@ class Game:
     def acting(self) -> Side:
         """Who must act now: the owner of a pending decision, else the phase's actor (7.0)."""
         d = self.pending
-        return d.side if d is not None else self.moment.acting
+        if d is not None:
+            return d.side
+        p = self.position  # Moment.acting without making a Moment: asked after every action
+        return p.side.enemy if p.phase is Phase.REACTION else p.side
 
     @property
     def over(self) -> bool:
@@ -145,7 +148,10 @@ class Game:
         d = self.pending
         if d is not None:
             return self.rules.decisions[d.kind].actions(self, d)
-        return [action for contribute in self.rules.legal_actions for action in contribute(self)]
+        out: list[Action] = []
+        for contribute in self.rules.legal_actions:
+            out += contribute(self)
+        return out
 
     def check(self, action: Action) -> Verdict:
         """Is ``action`` legal now?  Never changes the game."""

@@ -113,7 +113,7 @@ class _Tracker:
     * ``journal``: while a game records, each change as (unit id, field, old value), so undo can
       put back just what an action changed instead of keeping a copy of every unit."""
 
-    __slots__ = ("at", "journal", "occupied", "order", "side_stamps", "unit_stamps")
+    __slots__ = ("at", "journal", "occupied", "order", "side_stamps", "stack_order", "unit_stamps")
 
     def __init__(self, units: dict[str, UnitState]) -> None:
         self.order = {uid: i for i, uid in enumerate(units)}
@@ -128,6 +128,8 @@ class _Tracker:
         # units -> tracker -> journal -> units a cycle, left for the garbage collector
         self.journal: list[tuple[str, str, Any]] | None = None
         self.occupied: dict[Side, tuple[int, frozenset[Hex]]] = {}
+        # the occupied hexes in the order of their first unit, under both sides' stamps
+        self.stack_order: tuple[tuple[int, int], list[Hex]] | None = None
         for u in units.values():
             object.__setattr__(u, "_tracker", self)
 
@@ -140,6 +142,7 @@ class _Tracker:
         out.side_stamps = dict(self.side_stamps)
         out.journal = None
         out.occupied = dict(self.occupied)
+        out.stack_order = self.stack_order
         return out
 
     def change(self, unit: UnitState, name: str, value: Any) -> None:
@@ -444,8 +447,13 @@ class Position:
 
     def stacks(self) -> dict[Hex, list[str]]:
         """Every occupied hex with its units, hexes in the order of their first unit."""
-        order = self._tracker.order
-        return {h: list(ids) for h, ids in sorted(self._tracker.at.items(), key=lambda kv: order[kv[1][0]])}
+        t = self._tracker
+        at = t.at
+        key = (t.side_stamps[Side.ALLIED], t.side_stamps[Side.ITALIAN])  # change with any unit
+        if t.stack_order is None or t.stack_order[0] != key:
+            order = t.order
+            t.stack_order = (key, sorted(at, key=lambda h: order[at[h][0]]))
+        return {h: list(at[h]) for h in t.stack_order[1]}
 
     def controller(self, town: str) -> Side:
         """Who controls a town: the Allies where a Control marker lies, otherwise Italy (2.1)."""

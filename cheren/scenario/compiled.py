@@ -106,35 +106,38 @@ class UnitDef:
     type: UnitType
     ladder: tuple[Step, ...]
 
-    @property
+    # The facts below are read on every rule check; each is worked out once and kept in the
+    # instance (a frozen dataclass still has a __dict__, and fields alone decide equality).
+
+    @cached_property
     def id(self) -> str:
         return self.counter.id
 
-    @property
+    @cached_property
     def name(self) -> str:
         return self.counter.name
 
-    @property
+    @cached_property
     def side(self) -> Side:
         return self.counter.side
 
-    @property
+    @cached_property
     def steps(self) -> int:
         return len(self.ladder)
 
-    @property
+    @cached_property
     def stack(self) -> int:
         return self.counter.stack
 
-    @property
+    @cached_property
     def arrival(self) -> Arrival | None:
         return self.counter.arrival
 
-    @property
+    @cached_property
     def is_native(self) -> bool:
         return self.counter.native is not None
 
-    @property
+    @cached_property
     def garrison(self) -> str | None:
         """The garrison area this unit belongs to (6.0), native or not."""
         if self.counter.native is not None:

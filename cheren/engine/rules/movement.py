@@ -40,9 +40,13 @@ class MoveGraph:
     scale: int  # ticks per movement point
     river_ticks: int
     edges: dict[Hex, tuple[Edge, ...]]
+    _mp: dict[int, Fraction] = field(default_factory=dict, compare=False, repr=False)
 
     def mp(self, ticks: int) -> Fraction:
-        return Fraction(ticks, self.scale)
+        found = self._mp.get(ticks)  # a Fraction takes a gcd to make; a game asks for a few dozen
+        if found is None:
+            found = self._mp[ticks] = Fraction(ticks, self.scale)
+        return found
 
 
 _GRAPHS: WeakKeyDictionary[Scenario, MoveGraph] = WeakKeyDictionary()
@@ -219,6 +223,13 @@ class ReachMap:
             return self._search.targets()
         return [(h, r.path) for h, r in sorted(self.reach.items())]
 
+    def target_paths(self) -> list[tuple[Hex, ...]]:
+        """The cheapest path to every hex the unit can reach, in hex order (the paths of
+        :meth:`targets`)."""
+        if self._reach is None and self._search is not None:
+            return self._search.target_paths()
+        return [r.path for _, r in sorted(self.reach.items())]
+
     def __contains__(self, h: object) -> bool:
         if self._reach is None and self._search is not None:
             return isinstance(h, Hex) and self._search.get(h) is not None
@@ -257,7 +268,7 @@ def reachable(
     ``zoc`` and ``enemy_hexes`` may be passed in when many units of one side are asked about
     the same position (they must be the enemy's ZoC map and occupied hexes).  ``previous``, an
     earlier answer for the same unit, is returned again when nothing it depends on changed."""
-    opts = options or MoveOptions()
+    opts = options or _PLAIN
     unit = position.units[unit_id]
     start = unit.hex
     assert start is not None or unit.status is not Status.MAP
@@ -265,7 +276,6 @@ def reachable(
         return ReachMap(unit_id, start or Hex(0, 0), Fraction(0), {})
     s = position.scenario
     graph = move_graph(s)
-    d = s.units[unit_id]
     budget = (position.movement(unit_id) + opts.extra_mp) * graph.scale
     enemy = unit.side.enemy
     if opts.ignore_zoc:
@@ -273,11 +283,10 @@ def reachable(
     elif zoc is None:
         zoc = zoc_map(position, enemy)
     occupied_by_enemy = enemy_hexes if enemy_hexes is not None else position.occupied(enemy)
-    no_mountain = not d.type.may_enter_mountain
+    no_mountain = not s.units[unit_id].type.may_enter_mountain
     net = _network(s, graph)
-    plain = not (opts.ignore_rivers or opts.no_road or opts.blown_bridges)
-    mp = Fraction(budget, graph.scale)
-    if plain and net.positive and start in net.index:
+    mp = graph.mp(budget)
+    if net.positive and not (opts.ignore_rivers or opts.no_road or opts.blown_bridges) and start in net.index:
         before = previous._search if previous is not None and previous.unit_id == unit_id else None
         search = _search_network(net, graph.scale, start, budget, no_mountain, zoc, occupied_by_enemy, opts.stop_at,
                                  before)
@@ -289,6 +298,8 @@ def reachable(
 
 
 _NO_ZOC: dict[Hex, Zoc] = {}
+_PLAIN = MoveOptions()  # no chit in force (read only, never changed)
+BLOCKED = 1 << 30  # the extra ticks of entering a hex that holds enemy units: more than any budget
 
 
 @dataclass(frozen=True)
@@ -309,7 +320,7 @@ class _Network:
         self, zoc: dict[Hex, Zoc], occupied: AbstractSet[Hex], stop_at: frozenset[Hex], zoc_ticks: int
     ) -> tuple[list[int], list[bool]]:
         """What the enemy makes of each hex: ``enter`` is the extra cost of entering it (a ZoC:
-        +1 MP) or -1 when enemy units hold it; ``stop`` where a move must end (hard ZoC,
+        +1 MP) or :data:`BLOCKED` when enemy units hold it; ``stop`` where a move must end (hard ZoC,
         Roadblock).  Kept while the same ZoC map and occupied set are asked about (they are
         the shared, never-changed ones from :func:`zoc_map` and ``Position.occupied``)."""
         key = (id(zoc), id(occupied), stop_at)
@@ -326,7 +337,7 @@ class _Network:
             for h in occupied:
                 i = index.get(h)
                 if i is not None:
-                    enter[i] = -1
+                    enter[i] = BLOCKED
             for h in stop_at:
                 i = index.get(h)
                 if i is not None:
@@ -365,19 +376,19 @@ class _Search:
     it read of the enemy, so a later search from the same hex can be answered by this one."""
 
     __slots__ = (
-        "_check", "best", "enter", "expanded", "found", "hexes", "index", "limit", "no_mountain", "origin", "paths",
-        "scale", "steps", "stop",
+        "_check", "best", "enter", "found", "hexes", "index", "limit", "no_mountain", "origin", "paths", "scale",
+        "steps", "stop",
     )
 
     def __init__(
         self, net: _Network, scale: int, origin: int, limit: int, no_mountain: bool, best: list[int],
-        found: list[int], paths: dict[int, tuple[Hex, ...]], enter: list[int], stop: list[bool], expanded: list[int],
+        found: list[int], paths: dict[int, tuple[Hex, ...]], enter: list[int], stop: list[bool],
     ) -> None:
         self.hexes, self.index = net.hexes, net.index
         self.steps = net.steps[no_mountain]
         self.scale, self.origin, self.limit, self.no_mountain = scale, origin, limit, no_mountain
         self.best, self.found, self.paths = best, found, paths
-        self.enter, self.stop, self.expanded = enter, stop, expanded
+        self.enter, self.stop = enter, stop
         self._check: tuple[Any, tuple[Any, Any]] | None = None
 
     def holds_for(self, origin: int, limit: int, no_mountain: bool, enter: list[int], stop: list[bool]) -> bool:
@@ -390,8 +401,14 @@ class _Search:
         if enter is self.enter and stop is self.stop:
             return True  # the very same enemy
         if self._check is None:
-            looked = {j for h in self.expanded for j, _ in self.steps[h]}
-            looked.update(self.paths)  # the settled hexes
+            # the settled hexes (every one a path was made for) and their neighbours, but for the
+            # hexes a move had to stop in: nothing was looked at from there
+            settled = self.paths
+            looked = set(settled)
+            steps, stopped = self.steps, self.stop
+            for h in settled:
+                if h == self.origin or not stopped[h]:
+                    looked.update([j for j, _ in steps[h]])
             read = itemgetter(*sorted(looked))
             self._check = (read, (read(self.enter), read(self.stop)))
         read, seen = self._check
@@ -412,6 +429,11 @@ class _Search:
     def targets(self) -> list[tuple[Hex, tuple[Hex, ...]]]:
         hexes, paths = self.hexes, self.paths
         return [(hexes[j], paths[j]) for j in sorted(self.found)]  # numbered in hex order
+
+    def target_paths(self) -> list[tuple[Hex, ...]]:
+        """The cheapest path to every hex it reaches, in hex order."""
+        paths = self.paths
+        return [paths[j] for j in sorted(self.found)]
 
 
 def _search_network(
@@ -441,36 +463,39 @@ def _search_network(
     best[origin] = 0
     parent: dict[int, int] = {}
     found: list[int] = []  # in the order first reached
-    done: list[int] = []  # in the order settled: every parent before its children
-    expanded: list[int] = []  # settled and moved on from
+    hexes = net.hexes
+    paths: dict[int, tuple[Hex, ...]] = {origin: ()}  # made as each hex is settled: its parent's is made
     buckets: list[list[int]] = [[] for _ in range(limit)]
-    buckets[0].append(origin)
-    for spent, bucket in enumerate(buckets):
+    # Every move costs at least a tick (net.positive), so the start is the only hex of bucket 0
+    # and is never reached again; it is left whatever holds it there (4.0, 5.1).  A hex holding
+    # enemy units costs BLOCKED to enter, which is never within the budget.
+    for j, cost in steps[origin]:
+        total = cost + enter[j]
+        if total < best[j]:
+            if best[j] == limit:
+                found.append(j)
+            best[j] = total
+            parent[j] = origin
+            buckets[total].append(j)
+    for spent in range(1, limit):
+        bucket = buckets[spent]
         if len(bucket) > 1:
             bucket.sort()
         for h in bucket:
             if best[h] != spent:
                 continue  # reached more cheaply since
-            done.append(h)
-            if stop[h] and h != origin:
+            paths[h] = (*paths[parent[h]], hexes[h])
+            if stop[h]:
                 continue  # 4.0: stop on entering a hard ZoC (or a Roadblock)
-            expanded.append(h)
             for j, cost in steps[h]:
-                extra = enter[j]
-                if extra < 0:
-                    continue  # enemy units
-                total = spent + cost + extra
+                total = spent + cost + enter[j]
                 if total < best[j]:
                     if best[j] == limit:
                         found.append(j)
                     best[j] = total
                     parent[j] = h
                     buckets[total].append(j)
-    hexes = net.hexes
-    paths: dict[int, tuple[Hex, ...]] = {origin: ()}
-    for h in done[1:]:
-        paths[h] = (*paths[parent[h]], hexes[h])
-    return _Search(net, scale, origin, limit, no_mountain, best, found, paths, enter, stop, expanded)
+    return _Search(net, scale, origin, limit, no_mountain, best, found, paths, enter, stop)
 
 
 def _reach_with_options(

@@ -14,7 +14,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from cheren.engine.actions import Action, Move
+from cheren.engine.actions import Action, Move, moves_along
 from cheren.engine.position import Position, Status, Supply
 from cheren.engine.registry import ActionRule, GameState, Refusal
 from cheren.engine.rules import control
@@ -49,7 +49,7 @@ class MoveCache:
         # each unit's latest reach and moves, across phases: a unit that stood still while the
         # enemy moved elsewhere gets them back after a check (see movement.reachable's previous)
         self.latest: dict[str, tuple[ReachMap, list[Action] | None]] = {}
-        self.options: dict[tuple[Any, ...], MoveOptions] = {}
+        self.options: dict[tuple[Any, ...], tuple[MoveOptions, Hashable]] = {}
         self.moment: tuple[Any, ...] = ()
         self.last_walk: tuple[Any, ...] | None = None
         self.phase_moves: tuple[Any, dict[str, tuple[int, list[Action]]]] = (None, {})
@@ -240,24 +240,27 @@ def legal_moves(game: GameState) -> list[Action]:
     allowance used, checked apart), so the moves of a unit are kept under its change stamp
     and thrown away when any of the rest changes.  After one unit moves, the next call
     rebuilds nothing."""
-    if game.phase not in MOVING_PHASES:
+    phase = game.phase
+    if phase not in MOVING_PHASES:
         return []
     p = game.position
     moves = cache(game)
     moves.phase(p)
-    actor = game.moment.acting
+    actor = p.side.enemy if phase is Phase.REACTION else p.side  # 7.0: the reacting side acts in 10.0
     hooks = game.rules.hooks_key(game)
     context = (p.stamp(actor.enemy), frozenset(p.released), hooks)
     if hooks is None or not moves.caching or moves.phase_moves[0] != context:
         moves.phase_moves = (context, {})
     kept = moves.phase_moves[1]
     moved = game.flow.moved
-    reaction = game.phase is Phase.REACTION
+    reaction = phase is Phase.REACTION
+    unit_stamp = p.unit_stamp
+    on_map = Status.MAP
     out: list[Action] = []
     for uid, unit in p.units.items():
-        if unit.side is not actor or unit.status is not Status.MAP or uid in moved:
+        if unit.side is not actor or unit.status is not on_map or uid in moved:
             continue
-        stamp = p.unit_stamp(uid)
+        stamp = unit_stamp(uid)
         entry = kept.get(uid)
         if entry is None or entry[0] != stamp:
             entry = kept[uid] = (stamp, _unit_moves(game, uid, hooks) if may_move(game, uid, allowance=False) else [])
@@ -273,7 +276,7 @@ def _unit_moves(game: GameState, uid: str, hooks: Hashable | None = None) -> lis
     latest = moves.latest.get(uid)
     if latest is not None and latest[0] is reach and latest[1] is not None:
         return latest[1]
-    found: list[Action] = [Move(uid, path) for _, path in reach.targets()]
+    found = moves_along(uid, reach.target_paths())
     moves.latest[uid] = (reach, found)
     return found
 
@@ -304,12 +307,8 @@ def _reach_key(game: GameState, uid: str, hooks: Hashable | None = None) -> tupl
     caller has it already)."""
     p = game.position
     cache(game).phase(p)
-    options = _move_options(game, uid, hooks)
-    key = (
-        uid, p.unit_stamp(uid), p.stamp(p.units[uid].side.enemy), frozenset(p.released), options.extra_mp,
-        options.ignore_zoc, options.ignore_rivers, options.stop_at, options.no_road, options.blown_bridges,
-    )
-    return key, options
+    options, summary = _move_options_and_key(game, uid, hooks)
+    return (uid, p.unit_stamp(uid), p.stamp(p.units[uid].side.enemy), frozenset(p.released), summary), options
 
 
 def _known_reach(game: GameState, uid: str) -> ReachMap | None:
@@ -341,20 +340,28 @@ def move_options(game: GameState, uid: str) -> MoveOptions:
 
 def _move_options(game: GameState, uid: str, hooks: Hashable | None = None) -> MoveOptions:
     """The unit's options (shared: never change them), kept under the hooks' key."""
+    return _move_options_and_key(game, uid, hooks)[0]
+
+
+def _move_options_and_key(game: GameState, uid: str, hooks: Hashable | None = None) -> tuple[MoveOptions, Hashable]:
+    """The unit's options (shared: never change them) and a value equal for equal options, kept
+    under the hooks' key."""
     if hooks is None:
         hooks = game.rules.hooks_key(game)
     moves = cache(game)
     key = (uid, game.position.units[uid].side, hooks)
-    options = moves.options.get(key) if hooks is not None and moves.caching else None
-    if options is None:
+    found = moves.options.get(key) if hooks is not None and moves.caching else None
+    if found is None:
         options = MoveOptions()
         for modify in game.rules.move_options:
             modify(game, uid, options)
+        found = (options, (options.extra_mp, options.ignore_zoc, options.ignore_rivers, options.stop_at,
+                           options.no_road, options.blown_bridges))
         if hooks is not None:
             if len(moves.options) > _LIMIT:
                 moves.options.clear()
-            moves.options[key] = options
-    return options
+            moves.options[key] = found
+    return found
 
 
 def walk_cost(position: Position, uid: str, path: tuple[Hex, ...], options: MoveOptions) -> tuple[Any, Refusal | None]:

@@ -24,15 +24,23 @@ def excess(position: Position, h: Hex, side: Side) -> int:
 def overstacked(position: Position) -> list[tuple[Hex, Side, int]]:
     s = position.scenario
     limits = s.stack_limits
+    defs = s.units
+    units = position.units
     out = []
-    for h, units in sorted(position.stacks().items()):
+    for h, ids in sorted(position.stacks().items()):
+        limit = limits[h]
+        if len(ids) == 1:  # most stacks: one unit, one side
+            value = defs[ids[0]].stack
+            if value > limit:
+                out.append((h, units[ids[0]].side, value - limit))
+            continue
         values: dict[Side, int] = {}
-        for u in units:
-            side = position.units[u].side
-            values[side] = values.get(side, 0) + s.units[u].stack
+        for u in ids:
+            side = units[u].side
+            values[side] = values.get(side, 0) + defs[u].stack
         for side, value in values.items():
-            if value > limits[h]:
-                out.append((h, side, value - limits[h]))
+            if value > limit:
+                out.append((h, side, value - limit))
     return out
 
 
