@@ -314,11 +314,18 @@ def shape_problem(action: object) -> str | None:
     None: the legality gate asks this before any rule, so no rule sees a malformed action."""
     if not isinstance(action, Action):
         return f"{type(action).__name__} is not an action"
-    for f in fields(action):
-        problem = field_problem(action.kind, f.name, str(f.type), getattr(action, f.name))
+    shape = _SHAPES.get(type(action))
+    if shape is None:
+        shape = _SHAPES[type(action)] = tuple((f.name, str(f.type)) for f in fields(action))
+    kind = action.kind
+    for name, annotation in shape:
+        problem = field_problem(kind, name, annotation, getattr(action, name))
         if problem is not None:
             return problem
     return None
+
+
+_SHAPES: dict[type[Action], tuple[tuple[str, str], ...]] = {}  # each action type's fields and their types
 
 
 def action_from_json(data: Any) -> Action:

@@ -5,8 +5,10 @@ and phase, and the dice.  No rules live here: :mod:`cheren.engine.opening` build
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from cheren.engine.dice import Dice
@@ -110,8 +112,9 @@ class _Tracker:
     * ``at``: the units on the map by hex, in the order of ``Position.units`` (what a scan of
       every unit would give, without the scan);
     * change stamps, one per unit and one per side, fresh on every change (see ``_STAMPS``);
-    * ``journal``: while a game records, each change as (unit id, field, old value), so undo can
-      put back just what an action changed instead of keeping a copy of every unit."""
+    * ``journal``: while a game records, each change as (unit id, field, old value, and the
+      unit's and both sides' stamps before it), so undo can put back just what an action changed,
+      stamps included, instead of keeping a copy of every unit and stamp."""
 
     __slots__ = ("at", "journal", "occupied", "order", "side_stamps", "stack_order", "unit_stamps")
 
@@ -126,7 +129,7 @@ class _Tracker:
         self.side_stamps = {Side.ALLIED: stamp, Side.ITALIAN: stamp}
         # entries name the unit by id: a journal holding the units themselves would make
         # units -> tracker -> journal -> units a cycle, left for the garbage collector
-        self.journal: list[tuple[str, str, Any]] | None = None
+        self.journal: list[tuple[str, str, Any, int, int, int]] | None = None
         self.occupied: dict[Side, tuple[int, frozenset[Hex]]] = {}
         # the occupied hexes in the order of their first unit, under both sides' stamps
         self.stack_order: tuple[tuple[int, int], list[Hex]] | None = None
@@ -149,8 +152,10 @@ class _Tracker:
         old = getattr(unit, name)
         if old == value:
             return
+        stamps = self.side_stamps
         if self.journal is not None:
-            self.journal.append((unit.id, name, old))
+            self.journal.append(
+                (unit.id, name, old, self.unit_stamps[unit.id], stamps[Side.ALLIED], stamps[Side.ITALIAN]))
         if name == "hex" or name == "status":
             before = unit.hex if unit.status is Status.MAP else None
             object.__setattr__(unit, name, value)
@@ -161,9 +166,9 @@ class _Tracker:
             object.__setattr__(unit, name, value)
         stamp = next(_STAMPS)
         self.unit_stamps[unit.id] = stamp
-        self.side_stamps[unit.side] = stamp
+        stamps[unit.side] = stamp
         if name == "side":
-            self.side_stamps[old] = stamp
+            stamps[old] = stamp
 
     def _relocate(self, uid: str, before: Hex | None, after: Hex | None) -> None:
         if before is not None:
@@ -183,7 +188,8 @@ class _Tracker:
 
 class Mark(NamedTuple):
     """A point a position can be rolled back to (see :meth:`Position.mark`): the length of the
-    unit journal then, and copies of the small rest of the position."""
+    unit journal then (the units and their stamps come back through it), and copies of the
+    small rest of the position."""
 
     journal: int
     turn: int
@@ -195,8 +201,6 @@ class Mark(NamedTuple):
     postponed: set[str]
     delayed: set[str]
     dice: Dice
-    side_stamps: dict[Side, int]
-    unit_stamps: dict[str, int]
 
 
 @dataclass
@@ -337,7 +341,6 @@ class Position:
             return Mark(
                 len(t.journal), self.turn, self.side, self.phase, set(self.allied_control), set(self.released),
                 self.chits.copy(), set(self.postponed), set(self.delayed), self.dice.copy(),
-                dict(t.side_stamps), dict(t.unit_stamps),
             )
         return Mark(
             len(t.journal), self.turn, self.side, self.phase,
@@ -347,8 +350,6 @@ class Position:
             like.postponed if like.postponed == self.postponed else set(self.postponed),
             like.delayed if like.delayed == self.delayed else set(self.delayed),
             self.dice.copy(),
-            like.side_stamps if like.side_stamps == t.side_stamps else dict(t.side_stamps),
-            like.unit_stamps if like.unit_stamps == t.unit_stamps else dict(t.unit_stamps),
         )
 
     def rollback(self, mark: Mark) -> None:
@@ -359,8 +360,13 @@ class Position:
         t.journal = None
         try:
             units = self.units
-            for uid, name, old in reversed(journal[mark.journal :]):
+            unit_stamps, side_stamps = t.unit_stamps, t.side_stamps
+            # newest first: each unit and side ends with the stamps it had before its first change
+            # since the mark, which are the stamps it had at the mark
+            for uid, name, old, unit_stamp, allied, italian in reversed(journal[mark.journal :]):
                 setattr(units[uid], name, old)
+                unit_stamps[uid] = unit_stamp
+                side_stamps[Side.ALLIED], side_stamps[Side.ITALIAN] = allied, italian
         finally:
             del journal[mark.journal :]
             t.journal = journal
@@ -368,8 +374,6 @@ class Position:
         self.allied_control, self.released = set(mark.allied_control), set(mark.released)
         self.chits, self.postponed, self.delayed = mark.chits.copy(), set(mark.postponed), set(mark.delayed)
         self.dice = mark.dice.copy()
-        # the units are as they were when these stamps were current
-        t.side_stamps, t.unit_stamps = dict(mark.side_stamps), dict(mark.unit_stamps)
 
     # -- editing, for rule tests, historical positions and teaching ----------------------
     def place(self, unit_id: str, at: Hex | str, *, steps_lost: int = 0, supply: Supply | None = None) -> UnitState:
@@ -454,6 +458,11 @@ class Position:
             order = t.order
             t.stack_order = (key, sorted(at, key=lambda h: order[at[h][0]]))
         return {h: list(at[h]) for h in t.stack_order[1]}
+
+    def stack_map(self) -> Mapping[Hex, Sequence[str]]:
+        """Every occupied hex with its units, in no particular order: a read-only view of the
+        position's own index, for rules that scan every stack (read it, never change it)."""
+        return MappingProxyType(self._tracker.at)
 
     def controller(self, town: str) -> Side:
         """Who controls a town: the Allies where a Control marker lies, otherwise Italy (2.1)."""

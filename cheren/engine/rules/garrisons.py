@@ -2,19 +2,34 @@
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 from cheren.engine.position import Position
 from cheren.engine.registry import Decision, GameState
 from cheren.hexes import Hex
+from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Side
 
 
 def garrison_units(position: Position, area: str) -> list[str]:
     """The units of a garrison on the map, still Italian (a defector has left it)."""
-    return [
-        uid
-        for uid, d in position.scenario.units.items()
-        if d.garrison == area and position.units[uid].on_map and not position.units[uid].defected
-    ]
+    units = position.units
+    return [uid for uid in _members(position.scenario).get(area, ()) if units[uid].on_map and not units[uid].defected]
+
+
+_MEMBERS: WeakKeyDictionary[Scenario, dict[str, tuple[str, ...]]] = WeakKeyDictionary()
+
+
+def _members(s: Scenario) -> dict[str, tuple[str, ...]]:
+    """Each garrison area's units, in the scenario's order (fixed by the counter sheet)."""
+    found = _MEMBERS.get(s)
+    if found is None:
+        members: dict[str, list[str]] = {}
+        for uid, d in s.units.items():
+            if d.garrison is not None:
+                members.setdefault(d.garrison, []).append(uid)
+        found = _MEMBERS[s] = {area: tuple(ids) for area, ids in members.items()}
+    return found
 
 
 def release_trigger(position: Position, area: str) -> str | None:
@@ -26,6 +41,9 @@ def release_trigger(position: Position, area: str) -> str | None:
     # allied unit whether one of its neighbours holds a garrison unit)
     garrison_hexes = {position.units[u].hex for u in garrison_units(position, area)}
     next_to_garrison = {n for h in garrison_hexes if h is not None for n in s.adjacent[h]}
+    allied = position.occupied(Side.ALLIED)
+    if allied.isdisjoint(area_hexes) and allied.isdisjoint(next_to_garrison):
+        return None  # no allied unit inside or next to it (the scan below names the first that is)
     for uid, unit in position.units.items():
         if unit.side is not Side.ALLIED or not unit.on_map or unit.hex is None:
             continue

@@ -286,10 +286,11 @@ def reachable(
     no_mountain = not s.units[unit_id].type.may_enter_mountain
     net = _network(s, graph)
     mp = graph.mp(budget)
-    if net.positive and not (opts.ignore_rivers or opts.no_road or opts.blown_bridges) and start in net.index:
+    if net.positive and start in net.index:
+        # (net.positive holds for the costs the chits change too: they never make a step free)
         before = previous._search if previous is not None and previous.unit_id == unit_id else None
         search = _search_network(net, graph.scale, start, budget, no_mountain, zoc, occupied_by_enemy, opts.stop_at,
-                                 before)
+                                 before, net.steps_with(graph, no_mountain, opts))
         if previous is not None and search is before:
             return previous
         return ReachMap(unit_id, start, mp, search=search)
@@ -302,6 +303,9 @@ _PLAIN = MoveOptions()  # no chit in force (read only, never changed)
 BLOCKED = 1 << 30  # the extra ticks of entering a hex that holds enemy units: more than any budget
 
 
+Steps = tuple[tuple[int, int], ...]  # the hexes a move can enter from one hex, and their cost in ticks
+
+
 @dataclass(frozen=True)
 class _Network:
     """A scenario's movement graph with hexes numbered in sorted order, so the reach search
@@ -310,11 +314,31 @@ class _Network:
 
     hexes: tuple[Hex, ...]
     index: dict[Hex, int]
-    steps: tuple[tuple[tuple[tuple[int, int], ...], ...], tuple[tuple[tuple[int, int], ...], ...]]
+    steps: tuple[tuple[Steps, ...], tuple[Steps, ...]]
     positive: bool  # every move costs at least one tick (what the bucket search relies on)
     terrain: dict[tuple[int, int, frozenset[Hex]], tuple[object, object, list[int], list[bool]]] = field(
         default_factory=dict
     )
+    # the steps as chits change their costs (Engineers, Roadblock, Demolition), by what changes them
+    changed: dict[tuple[Any, ...], tuple[Steps, ...]] = field(default_factory=dict)
+
+    def steps_with(self, graph: MoveGraph, no_mountain: bool, opts: MoveOptions) -> tuple[Steps, ...]:
+        """``steps[no_mountain]`` with each cost as :func:`edge_cost` gives it under ``opts``."""
+        if not (opts.ignore_rivers or opts.no_road or opts.blown_bridges):
+            return self.steps[no_mountain]
+        key = (no_mountain, opts.ignore_rivers, opts.no_road, opts.blown_bridges)
+        found = self.changed.get(key)
+        if found is None:
+            index = self.index
+            found = tuple(
+                tuple((index[e.to], edge_cost(graph, h, e, opts)) for e in graph.edges[h]
+                      if e.ticks >= 0 and e.to in index and not (no_mountain and e.mountain))
+                for h in self.hexes
+            )
+            if len(self.changed) > 64:
+                self.changed.clear()
+            self.changed[key] = found
+        return found
 
     def enemy_terrain(
         self, zoc: dict[Hex, Zoc], occupied: AbstractSet[Hex], stop_at: frozenset[Hex], zoc_ticks: int
@@ -383,21 +407,26 @@ class _Search:
     def __init__(
         self, net: _Network, scale: int, origin: int, limit: int, no_mountain: bool, best: list[int],
         found: list[int], paths: dict[int, tuple[Hex, ...]], enter: list[int], stop: list[bool],
+        steps: tuple[Steps, ...],
     ) -> None:
         self.hexes, self.index = net.hexes, net.index
-        self.steps = net.steps[no_mountain]
+        self.steps = steps
         self.scale, self.origin, self.limit, self.no_mountain = scale, origin, limit, no_mountain
         self.best, self.found, self.paths = best, found, paths
         self.enter, self.stop = enter, stop
         self._check: tuple[Any, tuple[Any, Any]] | None = None
 
-    def holds_for(self, origin: int, limit: int, no_mountain: bool, enter: list[int], stop: list[bool]) -> bool:
-        """Would a search from ``origin`` with this budget, over this enemy, find exactly what
-        this one found?  It would if it reads the same values wherever this one read: the hexes
-        it settled and every hex it looked into from them.  The search is deterministic, so it
-        would then take the same steps to the same end."""
+    def holds_for(self, origin: int, limit: int, no_mountain: bool, enter: list[int], stop: list[bool],
+                  steps: tuple[Steps, ...] | None = None) -> bool:
+        """Would a search from ``origin`` with this budget and these step costs (``steps``;
+        default: this search's), over this enemy, find exactly what this one found?  It would if
+        it reads the same values wherever this one read: the hexes it settled and every hex it
+        looked into from them.  The search is deterministic, so it would then take the same
+        steps to the same end."""
         if (origin, limit, no_mountain) != (self.origin, self.limit, self.no_mountain):
             return False
+        if steps is not None and steps is not self.steps:
+            return False  # other costs (a chit's): kept step tables are shared, so equal ones are the same
         if enter is self.enter and stop is self.stop:
             return True  # the very same enemy
         if self._check is None:
@@ -446,18 +475,21 @@ def _search_network(
     occupied: AbstractSet[Hex],
     stop_at: frozenset[Hex],
     previous: _Search | None = None,
+    steps: tuple[Steps, ...] | None = None,
 ) -> _Search:
     """Dijkstra with one bucket per tick (costs are small whole numbers).  Each bucket is taken
     in hex order, which is the order a heap of (cost, hex) pops in, so paths and ties come out
     exactly as :func:`_reach_with_options` finds them (``.all()`` gives its answer).
 
     ``previous``, an earlier search (of the same unit), is the answer when it still holds (see
-    :meth:`_Search.holds_for`): a unit that stood still while the enemy moved elsewhere."""
+    :meth:`_Search.holds_for`): a unit that stood still while the enemy moved elsewhere.
+    ``steps``: the step costs as the unit's chits change them (:meth:`_Network.steps_with`)."""
     enter, stop = net.enemy_terrain(zoc, occupied, stop_at, scale)
-    steps = net.steps[no_mountain]
+    if steps is None:
+        steps = net.steps[no_mountain]
     origin = net.index[start]
     limit = budget + 1
-    if previous is not None and previous.holds_for(origin, limit, no_mountain, enter, stop):
+    if previous is not None and previous.holds_for(origin, limit, no_mountain, enter, stop, steps):
         return previous
     best = [limit] * len(net.hexes)
     best[origin] = 0
@@ -495,7 +527,7 @@ def _search_network(
                     best[j] = total
                     parent[j] = h
                     buckets[total].append(j)
-    return _Search(net, scale, origin, limit, no_mountain, best, found, paths, enter, stop)
+    return _Search(net, scale, origin, limit, no_mountain, best, found, paths, enter, stop, steps)
 
 
 def _reach_with_options(
@@ -507,7 +539,8 @@ def _reach_with_options(
     occupied_by_enemy: AbstractSet[Hex],
     opts: MoveOptions,
 ) -> dict[Hex, Reach]:
-    """The general search, for moves the chits change (and graphs with free moves)."""
+    """The general search: a heap over hexes, for a map with free moves (the bucket search needs
+    every step to cost a tick), and the reference the bucket search is tested against."""
     zoc_ticks = graph.scale  # +1 MP
     plain = not (opts.ignore_rivers or opts.no_road or opts.blown_bridges)
     best: dict[Hex, int] = {start: 0}

@@ -52,6 +52,7 @@ class MoveCache:
         self.options: dict[tuple[Any, ...], tuple[MoveOptions, Hashable]] = {}
         self.moment: tuple[Any, ...] = ()
         self.last_walk: tuple[Any, ...] | None = None
+        self.last_checked: tuple[Any, ...] | None = None  # (unit, path, stamps, its Reach): a move just let through
         self.phase_moves: tuple[Any, dict[str, tuple[int, list[Action]]]] = (None, {})
 
     def phase(self, position: Position) -> None:
@@ -133,7 +134,7 @@ def move_refusal(game: GameState, action: Move) -> Refusal | None:
             "units move only in the Movement, Enemy reaction and Exploitation phases, "
             f"not in {PHASE_TITLES[phase]}",
         )
-    actor = game.moment.acting
+    actor = p.side.enemy if phase is Phase.REACTION else p.side  # the phase's actor (7.0, 10.0)
     if unit.side is not actor:
         who = "the phasing player's" if phase is not Phase.REACTION else "the non-phasing player's"
         rule = {Phase.REACTION: "10.0", Phase.EXPLOITATION: "13.0"}.get(phase, "9.0")
@@ -158,13 +159,20 @@ def _path_refusal(game: GameState, uid: str, path: tuple[Hex, ...]) -> Refusal |
     d = game.scenario.units[uid]
     start = p.units[uid].hex
     assert start is not None  # immobile_reason refused a unit off the map
+    moves = cache(game)
+    key, options = _reach_key(game, uid)
+    known = moves.reach.get(key) if moves.caching else None
+    if known is not None and path[-1] != start:
+        # the cheapest path, as listed (a bot or the app listed the moves): legal as it stands
+        best = known.get(path[-1])
+        if best is not None and best.path == path:
+            moves.last_checked = (uid, path, p.unit_stamp(uid), p.stamp(p.units[uid].side.enemy), best)
+            return None
     previous = start
     for h in path:
         if not previous.is_adjacent(h):
             return Refusal(("9.0",), f"the path jumps from {hex_text(previous)} to {hex_text(h)}: move hex by hex")
         previous = h
-    moves = cache(game)
-    key, options = _reach_key(game, uid)
     if path[-1] == start:
         # Nothing in 9.0 forbids a move that ends where it began (into a town and back, say):
         # the path is walked hex by hex like any other that is not the cheapest.
@@ -173,7 +181,6 @@ def _path_refusal(game: GameState, uid: str, path: tuple[Hex, ...]) -> Refusal |
             return walk_refusal
         mp = p.movement(uid) + options.extra_mp
         return None if cost <= mp else Refusal(("9.0",), f"that path costs {mp_text(cost)} MP; {d.name} has {mp}")
-    known = moves.reach.get(key) if moves.caching else None
     if known is None and _walked(game, uid, path, options) is not None:
         return None  # walked hex by hex and within the unit's MP: no need for its whole reach
     reach = known if known is not None else unit_reach(game, uid)
@@ -200,11 +207,15 @@ def _apply_move(game: GameState, action: Move) -> None:
     d = game.scenario.units[uid]
     moves = cache(game)
     walk, moves.last_walk = moves.last_walk, None
+    checked, moves.last_checked = moves.last_checked, None
     enemy = unit.side.enemy
-    if walk is not None and walk[:4] != (uid, action.path, p.unit_stamp(uid), p.stamp(enemy)):
+    stamps = (uid, action.path, p.unit_stamp(uid), p.stamp(enemy))
+    if walk is not None and walk[:4] != stamps:
         walk = None  # kept for another move or another position
     r = None
-    if walk is None:
+    if checked is not None and checked[:4] == stamps:
+        r = checked[4]  # the check that let this move through found its way in the reach
+    elif walk is None:
         reach = _known_reach(game, uid)
         r = reach.get(action.to) if reach is not None else None
     if r is not None and r.path == action.path:

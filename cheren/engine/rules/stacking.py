@@ -27,7 +27,7 @@ def overstacked(position: Position) -> list[tuple[Hex, Side, int]]:
     defs = s.units
     units = position.units
     out = []
-    for h, ids in sorted(position.stacks().items()):
+    for h, ids in sorted(position.stack_map().items()):
         limit = limits[h]
         if len(ids) == 1:  # most stacks: one unit, one side
             value = defs[ids[0]].stack
