@@ -2,6 +2,12 @@
 
     .venv/bin/python benchmarks/bench_engine.py            # full run, prints a Markdown table
     .venv/bin/python benchmarks/bench_engine.py --quick    # a few repeats (CI runs this)
+    .venv/bin/python benchmarks/bench_engine.py --cpu      # processor time instead of the wall clock
+
+``--cpu`` times every measurement, baselines included, in this process's processor seconds: on a
+machine shared with other busy processes the wall clock of a long measurement (a whole game)
+grows with the load while a short one (a baseline) often runs between two interruptions, which
+inflates every ratio; processor time does not.  On an idle machine the two agree.
 
 The baseline for movement is networkx's Dijkstra over the same movement graph (no ZoC, no
 paths): the work any reach computation has to do, done by a well-known library.  Whole games
@@ -18,6 +24,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import random
+import resource
 import statistics
 import time
 from collections.abc import Callable
@@ -39,13 +46,15 @@ from cheren.players.views import SideSeat
 from cheren.scenario import Phase, Scenario, Side
 from cheren.study.game_saves import dumps_game, loads_game
 
+CLOCK = time.perf_counter  # --cpu: time.process_time
+
 
 def median_seconds(fn: Callable[[], object], repeats: int) -> float:
     times = []
     for _ in range(repeats):
-        t0 = time.perf_counter()
+        t0 = CLOCK()
         fn()
-        times.append(time.perf_counter() - t0)
+        times.append(CLOCK() - t0)
     return statistics.median(times)
 
 
@@ -104,12 +113,19 @@ def play_outs_per_core_second(games: int, jobs: int = 2) -> tuple[float, float]:
     start = turn_two_position()
     seeds = list(range(1, games + 1))
     batches = [seeds[i::jobs] for i in range(jobs)]
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), _children_cpu()
     with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("fork")) as pool:
         results = [vp for batch in pool.map(_play_outs, [(start, b) for b in batches]) for vp in batch]
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, _children_cpu() - c0
     assert len(results) == games
+    if CLOCK is time.process_time:  # the workers' own processor seconds (counted once they are reaped)
+        return games / cpu, cpu
     return games / wall / jobs, wall
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def combat_what_if_rows(s: Scenario, repeats: int) -> list[tuple[str, float, str]]:
@@ -143,7 +159,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="few repeats, for CI")
     parser.add_argument("--playouts", type=int, default=None, help="play-outs to time (default 200, quick 4)")
+    parser.add_argument("--cpu", action="store_true", help="time in processor seconds (a shared, busy machine)")
     args = parser.parse_args()
+    global CLOCK
+    if args.cpu:
+        CLOCK = time.process_time
     playouts = args.playouts if args.playouts is not None else (4 if args.quick else 200)
     repeats = 5 if args.quick else 51
     game_repeats = 1 if args.quick else 9
@@ -254,10 +274,13 @@ def main() -> None:
                  f"{t / heuristic:.2f} x a heuristic game"))
     if playouts:
         rate, wall = play_outs_per_core_second(playouts)
-        rows.append((f"{playouts} heuristic play-outs from a turn-2 position, 2 worker processes", wall,
+        spent = "processor seconds of the workers" if args.cpu else "wall seconds"
+        rows.append((f"{playouts} heuristic play-outs from a turn-2 position, 2 worker processes ({spent})", wall,
                      f"{rate:.2f} games per second per core"))
 
-    print(f"| measurement ({'quick' if args.quick else f'median of {repeats}'}) | median | ratio to baseline |")
+    clock = "processor time" if args.cpu else "wall clock"
+    how = "quick" if args.quick else f"median of {repeats}"
+    print(f"| measurement ({how}, {clock}) | median | ratio to baseline |")
     print("|---|---|---|")
     for name, seconds, ratio in rows:
         print(f"| {name} | {fmt(seconds)} | {ratio} |")

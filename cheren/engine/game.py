@@ -70,9 +70,12 @@ class Game:
     rules: Rulebook = RULEBOOK
 
     def __init__(self, scenario: Scenario, seed: int = 0, position: Position | None = None, *,
-                 variants: Iterable[str] | None = None) -> None:
+                 variants: Iterable[str] | None = None, caches: dict[str, Any] | None = None) -> None:
         """``variants``: the optional rules on for this game (cheren.scenario.variants); default: those the
-        scenario (or the position's scenario) has on."""
+        scenario (or the position's scenario) has on.  ``caches``: another game's :attr:`caches`
+        to share (a bot playing many games out from one position): every entry is keyed by what
+        it depends on, units by their change stamps, so games that share them get each other's
+        answers only where those are theirs too."""
         if variants is not None:
             scenario = scenario.with_variants(variants)
         if position is not None and position.scenario.variants != scenario.variants:
@@ -83,7 +86,7 @@ class Game:
         self.start = self.position.copy()
         self.flow = Flow()
         self.log: list[LogEntry] = []
-        self.caches: dict[str, Any] = {}
+        self.caches: dict[str, Any] = caches if caches is not None else {}
         self._events: list[str] = []
         self._losses: list[StepLoss] = []
         self._undo: list[_Snapshot] = []
@@ -254,14 +257,14 @@ class Game:
 
     @classmethod
     def from_position(cls, position: Position, seed: int | None = None, *,
-                      variants: Iterable[str] | None = None) -> Game:
+                      variants: Iterable[str] | None = None, caches: dict[str, Any] | None = None) -> Game:
         """A game that starts from a position (:func:`cheren.files.load_position` opens one by
         library name, file, save or code).  The dice carry on from the position's own unless
-        ``seed`` gives fresh ones."""
+        ``seed`` gives fresh ones.  ``caches``: as for :class:`Game`."""
         start = position.copy()
         if seed is not None:
             start.dice = Dice(seed)
-        return cls(start.scenario, start.dice.seed, start, variants=variants)
+        return cls(start.scenario, start.dice.seed, start, variants=variants, caches=caches)
 
     @classmethod
     def replay(cls, scenario: Scenario, seed: int, actions: Iterable[Action], position: Position | None = None, *,

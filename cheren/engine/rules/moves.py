@@ -54,16 +54,28 @@ class MoveCache:
         self.last_walk: tuple[Any, ...] | None = None
         self.last_checked: tuple[Any, ...] | None = None  # (unit, path, stamps, its Reach): a move just let through
         self.phase_moves: tuple[Any, dict[str, tuple[int, list[Action]]]] = (None, {})
+        self.kept: dict[tuple[Any, ...], tuple[Any, Any, Any]] = {}  # the tables of other phases
+
+    KEEP = 2  # other phases whose tables are kept (games that share the cache come back to them)
 
     def phase(self, position: Position) -> None:
-        """The caches hold one phase: the stamps in their keys are never seen again once the
+        """The caches hold a phase: the stamps in their keys are never seen again once the
         units change, and a game-long cache would only give the garbage collector more to walk.
-        (Each unit's latest reach stays: it is checked, not trusted, before it is used again.)"""
+        A few other phases' tables are kept aside, for games that share this cache and come back
+        to a phase (a bot's play-outs of one position, see :class:`Game`'s ``caches``).  (Each
+        unit's latest reach stays: it is checked, not trusted, before it is used again.)"""
         moment = (position.turn, position.side, position.phase)
         if moment != self.moment:
-            self.reach.clear()
-            self.options.clear()
-            self.phase_moves = (None, {})
+            if self.reach or self.phase_moves[1]:
+                self.kept.pop(self.moment, None)
+                if len(self.kept) >= self.KEEP:
+                    del self.kept[next(iter(self.kept))]  # the longest unused
+                self.kept[self.moment] = (self.reach, self.options, self.phase_moves)
+            found = self.kept.pop(moment, None)
+            if found is not None:
+                self.reach, self.options, self.phase_moves = found
+            else:
+                self.reach, self.options, self.phase_moves = {}, {}, (None, {})
             self.moment = moment
 
 

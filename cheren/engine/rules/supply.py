@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from weakref import WeakKeyDictionary
@@ -480,6 +481,12 @@ def supplied_hexes(position: Position, side: Side, *, context: SupplyContext | N
     behind the front asks the same question many times and gets it answered once."""
     if context is not None:
         return _supplied_hexes(position, context)
+    return dict(supplied_view(position, side)[1])
+
+
+def supplied_view(position: Position, side: Side) -> tuple[Hashable, Mapping[Hex, int]]:
+    """:func:`supplied_hexes` as it is kept (read it, never change it), with the key it is kept
+    under: a caller that works something out from it can keep that under the same key."""
     zoc = zoc_map(position, side.enemy)
     held = frozenset(u.hex for u in position.units.values() if u.side is side and u.on_map and u.hex in zoc)
     key = (side, position.stamp(side.enemy), held, frozenset(position.allied_control), position.turn)
@@ -489,7 +496,7 @@ def supplied_hexes(position: Position, side: Side, *, context: SupplyContext | N
         if len(cache) > 256:
             cache.clear()
         found = cache[key] = _supplied_hexes(position, supply_context(position, side))
-    return dict(found)
+    return key, found
 
 
 def _supplied_hexes(position: Position, ctx: SupplyContext) -> dict[Hex, int]:

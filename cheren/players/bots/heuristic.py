@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from fractions import Fraction
 from types import MappingProxyType
 from weakref import WeakKeyDictionary
@@ -51,7 +51,7 @@ from cheren.engine.rules.combat_eligibility import air_refusal, air_unit, unit_r
 from cheren.engine.rules.combat_resolution import Assembly, peek
 from cheren.engine.rules.optional_rules import active, in_artillery_range
 from cheren.engine.rules.stacking import stack_value
-from cheren.engine.rules.supply import supplied_hexes
+from cheren.engine.rules.supply import supplied_view
 from cheren.hexes import Hex
 from cheren.players.bots.base import Choice
 from cheren.players.views import SideSeat
@@ -78,6 +78,8 @@ class HeuristicBot:
         self.tie_break = tie_break  # the largest random nudge to a move's score, from the seed
         self.hold: frozenset[str] = frozenset()  # units it leaves where they stand (a planner's garrisons)
         self._plan: Attack | None = None  # the attack being assembled to carry a chit
+        # move scores kept between calls (see _move): never a decision, only what it is made from
+        self.scores = MoveScores()
 
     # -- the entry point ---------------------------------------------------------------------
     def choose(self, seat: SideSeat) -> Choice:
@@ -265,7 +267,7 @@ class HeuristicBot:
             return Choice(EndPhase(), "no unit may move")
         s = p.scenario
         field = town_field(p, side)
-        supplied = supplied_hexes(p, side)
+        supplied_key, supplied = supplied_view(p, side)
         enemy_near = self._enemy_hexes(p, side)
         reaction = seat.game.phase is Phase.REACTION
         # What every candidate move asks, worked out once for the position rather than per move.
@@ -278,32 +280,43 @@ class HeuristicBot:
         # per unit: start, field there, drawing supply there, stacking value, strength, marked,
         # and the stacking score for leaving its hex
         units: dict[str, tuple[Hex, float, bool, int, int, bool, float]] = {}
+        # A move's score but for stacking and the tie-break depends on its unit (its stamp) and
+        # on what the key below holds, so it is kept from one call to the next: a phase scores
+        # the same moves again after every move made, and only the moved unit's are new.
+        kept = self.scores.under((side, supplied_key, frozenset(p.allied_control)))
+        unit_stamp = p.unit_stamp
         tie_break, random = self.tie_break, self.rng.random
         best: tuple[float, Move] | None = None
         for m in moves:
-            unit = units.get(m.unit)
+            uid = m.unit
+            unit = units.get(uid)
             if unit is None:
-                here = p.units[m.unit].hex
+                here = p.units[uid].hex
                 assert here is not None
-                unit = (here, field.get(here, 0.0), here in supplied, s.units[m.unit].stack, p.strength(m.unit),
-                        p.units[m.unit].supply is not None, 10.0 if ours.get(here, 0) > limits[here] else 0.0)
-                units[m.unit] = unit
+                unit = (here, field.get(here, 0.0), here in supplied, s.units[uid].stack, p.strength(uid),
+                        p.units[uid].supply is not None, 10.0 if ours.get(here, 0) > limits[here] else 0.0)
+                units[uid] = unit
             to = m.path[-1]
             if reaction:
                 score = self._guard_score(p, side, m, enemy_near, stacks) - 0.5
             else:
-                score = field.get(to, 0.0) - unit[1]
-                prize = prizes.get(to)
-                if prize is not None:
-                    score += prize
-                if unit[2]:
-                    if to not in supplied:
-                        score -= 3.0  # 12.4: out of supply means Low, then No and attrition
-                elif to in supplied:
-                    # a marked unit that draws supply again sheds its marker (12.4) before 12.6 bites
-                    score += 3.0 if unit[5] else 1.0
-                if unit[4] <= 1 and to in near_enemy:
-                    score -= 1.0
+                found = kept.get(id(m))  # the entry holds the move, so its id is not reused meanwhile
+                if found is not None and found[0] is m and found[1] == unit_stamp(uid):
+                    score = found[2]
+                else:
+                    score = field.get(to, 0.0) - unit[1]
+                    prize = prizes.get(to)
+                    if prize is not None:
+                        score += prize
+                    if unit[2]:
+                        if to not in supplied:
+                            score -= 3.0  # 12.4: out of supply means Low, then No and attrition
+                    elif to in supplied:
+                        # a marked unit that draws supply again sheds its marker (12.4) before 12.6 bites
+                        score += 3.0 if unit[5] else 1.0
+                    if unit[4] <= 1 and to in near_enemy:
+                        score -= 1.0
+                    kept[id(m)] = (m, unit_stamp(uid), score)
             # 3.1 removes steps from every stack over its limit at the end of the phase, so
             # leaving an over-stacked hex is worth as much as entering one costs.
             if ours.get(to, 0) + unit[3] > limits[to]:
@@ -337,6 +350,26 @@ class HeuristicBot:
     @staticmethod
     def _enemy_hexes(p: Position, side: Side) -> set[Hex]:
         return {u.hex for u in p.units.values() if u.side is not side and u.status is Status.MAP and u.hex is not None}
+
+
+class MoveScores:
+    """Move scores but for stacking and the tie-break (:meth:`HeuristicBot._move`), each kept
+    with its move and its unit's stamp under what the rest of it depends on.  They are no bot's
+    own, so bots playing out one position can share them (the look-ahead's plans do)."""
+
+    LIMIT = 16  # keys kept: a few phases of a few play-outs
+
+    def __init__(self) -> None:
+        self.kept: dict[Hashable, dict[int, tuple[Move, int, float]]] = {}
+
+    def under(self, key: Hashable) -> dict[int, tuple[Move, int, float]]:
+        found = self.kept.pop(key, None)
+        if found is None:
+            found = {}
+            if len(self.kept) >= self.LIMIT:
+                del self.kept[next(iter(self.kept))]  # the longest unused
+        self.kept[key] = found  # the latest last
+        return found
 
 
 def attack_value(p: Position, target: Hex, enemy_steps: Fraction, our_steps: Fraction, p_vacated: Fraction) -> float:

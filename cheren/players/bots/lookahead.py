@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from typing import Any
 
 from cheren.engine.actions import Action, EndPhase, Move
 from cheren.engine.game import Game
 from cheren.engine.position import Position, chit_instances
 from cheren.players.bots.base import Choice
-from cheren.players.bots.heuristic import HeuristicBot
+from cheren.players.bots.heuristic import HeuristicBot, MoveScores
 from cheren.players.views import SideSeat, chit_view
 from cheren.scenario.models import Phase, Side
 
@@ -152,6 +153,9 @@ class LookaheadBot:
         self._made = 0  # moves of the plan made so far
         self._after_move: Position | None = None
         self.last_candidates: list[Candidate] = []
+        # what the play-outs share (never a decision: see Game's caches and heuristic.MoveScores)
+        self._caches: dict[str, Any] = {}
+        self._scores = MoveScores()
 
     def choose(self, seat: SideSeat) -> Choice:
         game = seat.game
@@ -312,15 +316,19 @@ class LookaheadBot:
         """Play ``first``, then the planner's movement, then everything to the start of our next
         Movement phase (both sides heuristic), and evaluate that position.  The plan's moves
         come back with the reason for each."""
-        game = Game.from_position(start, seed=dice_seed)  # it plays on a copy of its own
+        # it plays on a copy of its own, sharing with the other plans' play-outs what the engine
+        # and the heuristic bots keep (each plan moves from the same position: until they part,
+        # the units' reach and the moves' scores are the same)
+        game = Game.from_position(start, seed=dice_seed, caches=self._caches)
         moves: list[tuple[Action, str]] = []
         for action, why in first or ():
             while game.pending is not None and game.acting is not side:  # the enemy's chit window first
-                game.apply(HeuristicBot(dice_seed % 2**31).choose(_BeliefSeat(game, game.acting)).action)
+                game.apply(self._bot(dice_seed % 2**31).choose(_BeliefSeat(game, game.acting)).action)
             if game.check(action).ok:
                 game.apply(action)
                 moves.append((action, why))
-        bots = {side: planner, side.enemy: HeuristicBot(dice_seed % 2**31)}
+        planner.scores = self._scores
+        bots = {side: planner, side.enemy: self._bot(dice_seed % 2**31)}
         seats = {s: _BeliefSeat(game, s) for s in Side}
         turn = game.turn
         n = 0
@@ -344,6 +352,11 @@ class LookaheadBot:
             n += 1
         value, vp, steps, marked = evaluate(game.position, side)
         return moves, (value + 0.3 * lines, vp, steps, marked)
+
+    def _bot(self, seed: int) -> HeuristicBot:
+        bot = HeuristicBot(seed)
+        bot.scores = self._scores
+        return bot
 
     def _exposure(self, position: Position, side: Side) -> int:
         """The steps of ours the enemy could cut off with one move next turn, from where our
