@@ -133,6 +133,29 @@ def test_evaluate_is_reproducible_and_its_levels_add_up() -> None:
     assert data["games"] == 6 and data["bots"] == {"allied": "random", "italian": "random"}
 
 
+def test_an_evaluation_names_its_bots_games_and_intervals_and_defaults_to_the_strongest_bot() -> None:
+    import inspect
+
+    from cheren.players.bots import STRONGEST
+    from cheren.study.analysis.evaluate import bot_label
+
+    assert bot_label("planner") == "planner (6 plans per Movement phase)"
+    assert bot_label("planner:3") == "planner (3 plans per Movement phase)"
+    defaults = inspect.signature(evaluate).parameters
+    assert defaults["allied"].default == defaults["italian"].default == STRONGEST == "planner"
+    p = load_position("asmara", SCENARIO)
+    ev = evaluate(p, 3, allied="random", italian="heuristic", seed=2)
+    caption = ev.caption()
+    assert caption.startswith("3 play-outs by the random bot as the Allies and the heuristic bot as the Italians")
+    assert "95% Wilson intervals" in caption and "played by bots" in caption
+    text = ev.explain()
+    assert caption in text and "mean" in text and "95% interval" in text
+    data = ev.to_json()
+    assert data["played_by"] in caption and "Wilson" in data["intervals"] and "bots" in data["measures"]
+    lo, hi = data["vp"]["mean_interval"]
+    assert lo <= data["vp"]["mean"] <= hi
+
+
 def test_play_outs_do_not_know_the_hidden_chits() -> None:
     import random
 
@@ -240,7 +263,8 @@ def test_the_app_analysis_panel_reports_shows_threats_and_fills_its_gauge() -> N
     panel.gauge.observe(lambda change: seen.append(change["new"]), "value")
     panel.games.value, panel.bot.value = 3, "random"
     ev = panel.play_out()
-    assert ev.games == 3 and "3 of 3 play-outs" in panel.gauge.value
+    assert ev.games == 3 and "3 of 3 play-outs by the random bot on both sides" in panel.gauge.value
+    assert "95% intervals" in panel.gauge.value and "reconstructed components" in panel.gauge.value
     assert any("1 of 3 play-outs" in v for v in seen) and any("2 of 3 play-outs" in v for v in seen)
     assert panel.chart.value[:4] == b"\x89PNG"
     assert "0 of 5 play-outs" in gauge_html(None, 5)
@@ -280,3 +304,19 @@ def test_supply_cuts_checks_only_nearby_units_and_finds_every_cut(name: str) -> 
         assert {(c.unit, c.by, c.at) for c in supply_cuts(p, side, every=True)} == every
         quiet = supply_cuts(p, side, explain=False)
         assert {(c.unit, c.by, c.at) for c in quiet} == fast and all(c.reason == "" for c in quiet)
+
+
+def test_the_agordat_position_evaluated_in_the_app_names_its_bots_games_and_intervals() -> None:
+    from cheren.app import App
+    from cheren.players.bots import STRONGEST
+
+    app = App(Game.from_position(load_position("agordat", SCENARIO)))
+    panel = app.analysis
+    assert panel.bot.value == STRONGEST and panel.bot.options[0] == STRONGEST  # the strongest bot by default
+    panel.games.value, panel.bot.value = 2, "tactician"
+    ev = panel.play_out()
+    assert ev.games == 2 and ev.allied_bot == ev.italian_bot == "tactician"
+    shown = panel.gauge.value
+    assert "2 of 2 play-outs by the tactician bot on both sides" in shown
+    assert "(95% intervals)" in shown and "%-" in shown  # every share with its interval
+    assert "reconstructed components" in shown and "played by bots" in shown

@@ -57,7 +57,7 @@ def test_it_is_registered_and_takes_a_budget() -> None:
     assert "lookahead" in BOTS
     bot = make_bot("lookahead:9", 3)
     assert isinstance(bot, LookaheadBot) and bot.budget == 9
-    with pytest.raises(ValueError, match="only the lookahead bot takes a budget"):
+    with pytest.raises(ValueError, match="only the lookahead and planner bots take a budget"):
         make_bot("heuristic:4", 1)
     with pytest.raises(ValueError):
         LookaheadBot(1, budget=0)

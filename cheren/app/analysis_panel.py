@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cheren.players.bots import STRONGEST
 from cheren.render.report_html import markdown_to_html
-from cheren.study.analysis.evaluate import Evaluation
+from cheren.study.analysis.evaluate import MEASURES, Evaluation, bots_played
 from cheren.study.analysis.report import AnalysisReport
 
 if TYPE_CHECKING:
@@ -42,8 +43,10 @@ def gauge_html(ev: Evaluation | None, total: int) -> str:
     return (
         f"<div class='cheren-gauge' data-games='{ev.games}'>"
         f"<div style='display:flex;height:18px;border:1px solid #2d2418;border-radius:3px;overflow:hidden'>{bar}</div>"
-        f"<div style='font-size:12px'>{ev.games} of {total} play-outs · Allied win {w['allied']} · draw "
-        f"{w['draw']} · Italian win {w['italian']} · median {med:g} Allied VP</div></div>"
+        f"<div style='font-size:12px'>{ev.games} of {total} play-outs by {bots_played(ev.allied_bot, ev.italian_bot)}"
+        f" · Allied win {w['allied']} · draw {w['draw']} · Italian win {w['italian']} (95% intervals) · median "
+        f"{med:g} Allied VP</div><div class='cheren-gauge-note' style='font-size:11px;color:#5a4a35'>{MEASURES}"
+        f"</div></div>"
     )
 
 
@@ -66,7 +69,9 @@ class AnalysisPanel:
         analyse.on_click(lambda _: self.analyse())
         self.games = w.BoundedIntText(value=40, min=1, max=2000, description="games",
                                       layout=w.Layout(width="140px"))
-        self.bot = w.Dropdown(options=["heuristic", "random"], value="heuristic", layout=w.Layout(width="110px"))
+        # the strongest bot first and by default; the quicker ones for a first look (docs/bots.md)
+        self.bot = w.Dropdown(options=[STRONGEST, "lookahead", "tactician", "heuristic", "random"], value=STRONGEST,
+                              layout=w.Layout(width="110px"))
         play = w.Button(description="Play out ▸", layout=w.Layout(width="auto"))
         play.add_class("cheren-playout")
         play.on_click(lambda _: self.play_out())

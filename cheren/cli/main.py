@@ -17,6 +17,8 @@ from cheren.scenario.loader import FILE_MODELS, SCENARIO_FILE
 from cheren.scenario.models import ScenarioFile
 from cheren.scenario.setup_checks import setup_problems
 
+STRONGEST = "planner"  # cheren.players.bots.STRONGEST, named here so --help does not load the bots (a test ties them)
+
 
 def _cmd_validate(args: argparse.Namespace) -> int:
     s = load_scenario(args.directory)
@@ -229,15 +231,15 @@ def _check_bots(*names: str) -> None:
 
 
 def _budgeted(args: argparse.Namespace) -> None:
-    """--budget N: the look-ahead bots on either side weigh N plans a Movement phase."""
+    """--budget N: the planning bots (lookahead, planner) on either side weigh N plans a Movement phase."""
     budget = getattr(args, "budget", None)
     if budget is None:
         return
     if budget < 1:
         raise UsageError(f"--budget must be 1 or more, not {budget}")
     for attr in ("allied", "italian"):
-        if getattr(args, attr) == "lookahead":
-            setattr(args, attr, f"lookahead:{budget}")
+        if getattr(args, attr) in ("lookahead", "planner"):
+            setattr(args, attr, f"{getattr(args, attr)}:{budget}")
 
 
 def _check_variants(names: list[str] | None) -> list[str]:
@@ -373,10 +375,13 @@ def build_parser() -> argparse.ArgumentParser:
     an = sub.add_parser("analyse", help="analyse a position: attacks, threats, supply, and play-outs")
     an.add_argument("position", help="a library name (see `cheren positions`), a position file or save, or a code")
     an.add_argument("--games", type=int, default=0, help="play the position out this many times (default 0)")
-    an.add_argument("--allied", default="heuristic", help="bot for the Allies in the play-outs")
-    an.add_argument("--italian", default="heuristic", help="bot for the Italians in the play-outs")
-    an.add_argument("--bot", default=None, help="the bot for both sides in the play-outs (heuristic, lookahead)")
-    an.add_argument("--budget", type=int, default=None, help="plans the lookahead bot weighs per Movement phase")
+    an.add_argument("--allied", default=STRONGEST, help=f"bot for the Allies in the play-outs (default {STRONGEST}, "
+                    "the strongest; docs/bots.md)")
+    an.add_argument("--italian", default=STRONGEST, help=f"bot for the Italians in the play-outs (default {STRONGEST})")
+    an.add_argument("--bot", default=None, help="the bot for both sides in the play-outs (planner, lookahead, "
+                    "tactician, heuristic, random)")
+    an.add_argument("--budget", type=int, default=None, help="plans the lookahead or planner bot weighs per "
+                    "Movement phase")
     an.add_argument("--seed", type=int, default=0, help="the play-outs' seed: same seed, same play-outs")
     an.add_argument("--jobs", type=int, default=1, help="worker processes for the play-outs (default 1)")
     an.add_argument("--out", help="write the report and the play-outs' statistics here as JSON")
@@ -390,9 +395,11 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=int, default=100, help="how many games (default 100)")
     sim.add_argument("--seed", type=int, default=0, help="the run's seed: same seed, same games")
     sim.add_argument("--allied", default="random",
-                     help="bot for the Allies: random (the default), heuristic, lookahead or lookahead:N")
+                     help="bot for the Allies: random (the default), heuristic, tactician, lookahead[:N] or "
+                          "planner[:N] (the strongest)")
     sim.add_argument("--italian", default="random",
-                     help="bot for the Italians: random (the default), heuristic, lookahead or lookahead:N")
+                     help="bot for the Italians: random (the default), heuristic, tactician, lookahead[:N] or "
+                          "planner[:N] (the strongest)")
     sim.add_argument("--jobs", type=int, default=1, help="worker processes (default 1; with --dask local, its workers)")
     sim.add_argument("--dask", metavar="ADDRESS",
                      help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786), or on a new "
@@ -406,7 +413,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--logs", action="store_true", help="keep each game's action log in the JSON (for replay)")
     sim.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
     sim.add_argument("--budget", type=int, default=None,
-                     help="plans the lookahead bot weighs per Movement phase (default 8; fewer: faster, weaker)")
+                     help="plans the lookahead or planner bot weighs per Movement phase (defaults 8 and 6; fewer: "
+                          "faster, weaker)")
     sim.add_argument("--variant", action="append", metavar="NAME",
                      help="switch an optional rule on (repeatable; `cheren variants` lists them)")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -92,7 +92,8 @@ class SideSeat:
 
     def position(self) -> Position:
         """A copy of the position with everything this side may not know taken out: the enemy
-        hand, the cup, the enemy's memory of removed chits, and the dice state."""
+        hand, the cup, the chits the enemy drew and removed unseen (and its memory of them), and
+        the dice state."""
         return redacted_position(self.game.position, self.side)
 
 
@@ -100,6 +101,8 @@ def redacted_position(position: Position, side: Side) -> Position:
     from cheren.engine.dice import Dice
 
     p = position.copy()
+    # 5.1: a chit the enemy drew and removed from play is known to the enemy alone
+    p.chits.removed = [r for r in p.chits.removed if r not in p.chits.seen[side.enemy]]
     p.chits.hands[side.enemy] = []
     p.chits.cup = []
     p.chits.seen[side.enemy] = []

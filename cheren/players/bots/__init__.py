@@ -12,25 +12,42 @@ from collections.abc import Callable
 from cheren.players.bots.base import Bot, Choice
 from cheren.players.bots.heuristic import HeuristicBot
 from cheren.players.bots.lookahead import LookaheadBot
+from cheren.players.bots.planner import PlannerBot
 from cheren.players.bots.random_bot import RandomBot
+from cheren.players.bots.tactician import TacticianBot
 
-BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "heuristic": HeuristicBot, "lookahead": LookaheadBot}
+BOTS: dict[str, Callable[[int], Bot]] = {
+    "random": RandomBot, "heuristic": HeuristicBot, "tactician": TacticianBot, "lookahead": LookaheadBot,
+    "planner": PlannerBot,
+}
 
 
 def register_bot(name: str, factory: Callable[[int], Bot]) -> None:
     BOTS[name] = factory
 
 
+STRONGEST = "planner"  # the default of evaluate() and of the app's play-outs (docs/bots.md rates it)
+BUDGETED: dict[str, Callable[[int, int], Bot]] = {
+    "lookahead": lambda seed, budget: LookaheadBot(seed, budget=budget),
+    "planner": lambda seed, budget: PlannerBot(seed, budget=budget),
+}
+
+
 def make_bot(name: str, seed: int) -> Bot:
-    """A bot by name; ``lookahead:12`` is the look-ahead bot with a budget of 12 plans."""
+    """A bot by name; ``lookahead:12`` is the look-ahead bot with a budget of 12 plans (and
+    ``planner:4`` the planner with 4 movement plans)."""
     base, _, budget = name.partition(":")
     if base not in BOTS:
         raise ValueError(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}")
     if not budget:
         return BOTS[base](seed)
-    if base != "lookahead" or not budget.isdigit() or int(budget) < 1:
-        raise ValueError(f"{name!r}: only the lookahead bot takes a budget, a whole number of plans (lookahead:12)")
-    return LookaheadBot(seed, budget=int(budget))
+    if base not in BUDGETED or not budget.isdigit() or int(budget) < 1:
+        raise ValueError(f"{name!r}: only the lookahead and planner bots take a budget, a whole number of plans "
+                         "(lookahead:12, planner:4)")
+    return BUDGETED[base](seed, int(budget))
 
 
-__all__ = ["BOTS", "Bot", "Choice", "HeuristicBot", "LookaheadBot", "RandomBot", "make_bot", "register_bot"]
+__all__ = [
+    "BOTS", "BUDGETED", "STRONGEST", "Bot", "Choice", "HeuristicBot", "LookaheadBot", "PlannerBot", "RandomBot",
+    "TacticianBot", "make_bot", "register_bot",
+]

@@ -24,6 +24,7 @@ from cheren.engine.actions import Action
 from cheren.engine.game import Game
 from cheren.engine.position import Position
 from cheren.files import position_code
+from cheren.players.bots import STRONGEST
 from cheren.players.progress_bar import Progress
 from cheren.players.simulate import GameResult, simulate
 from cheren.scenario.compiled import Scenario
@@ -32,13 +33,29 @@ Z95 = 1.959963984540054
 
 
 def bot_label(name: str) -> str:
-    """A bot as a report names it, with the look-ahead bot's budget: "lookahead (6 plans)"."""
+    """A bot as a report names it, with the planning bots' budgets: "lookahead (6 plans per
+    Movement phase)"."""
     base, _, budget = name.partition(":")
     if base == "lookahead":
         from cheren.players.bots.lookahead import DEFAULT_BUDGET
 
         return f"lookahead ({budget or DEFAULT_BUDGET} plans per Movement phase)"
+    if base == "planner":
+        from cheren.players.bots.planner import DEFAULT_BUDGET as PLANNER_BUDGET
+
+        return f"planner ({budget or PLANNER_BUDGET} plans per Movement phase)"
     return base
+
+
+MEASURES = ("These numbers measure the reconstructed components (README: The components are a "
+            "reconstruction) played by bots, not the printed game played by people.")
+
+
+def bots_played(allied: str, italian: str) -> str:
+    """Who played the play-outs, in words: "the planner bot on both sides"."""
+    if allied == italian:
+        return f"the {bot_label(allied)} bot on both sides"
+    return f"the {bot_label(allied)} bot as the Allies and the {bot_label(italian)} bot as the Italians"
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -150,19 +167,34 @@ class Evaluation:
                 out.setdefault(r.first_turn + i, Counter()).update(held)
         return dict(sorted(out.items()))
 
+    def caption(self) -> str:
+        """What the numbers are: how many play-outs, by which bots, with which intervals, and
+        that they measure the reconstruction as bots play it."""
+        return (f"{self.games} play-outs by {bots_played(self.allied_bot, self.italian_bot)} (seed {self.seed}); "
+                f"shares with 95% Wilson intervals, the mean VP with a 95% interval. {MEASURES}")
+
+    def mean_interval(self) -> tuple[float, float]:
+        """The 95% interval of the mean Allied VP (normal approximation)."""
+        st = self.vp_stats()
+        if not st:
+            return (0.0, 0.0)
+        half = Z95 * st["stdev"] / math.sqrt(self.games) if self.games > 1 else 0.0
+        return (st["mean"] - half, st["mean"] + half)
+
     def explain(self) -> str:
         if not self.results:
             return f"{self.label}: no play-outs yet."
         st = self.vp_stats()
         w = self.winners()
         lost = self.steps_lost()
+        lo, hi = self.mean_interval()
         lines = [
             f"**{self.label}**: {self.games} play-outs to the end of turn 12, {bot_label(self.allied_bot)} (Allies) "
             f"against {bot_label(self.italian_bot)} (Italians), chits the {self.viewer} side cannot see dealt again; "
             f"seed {self.seed}.",
             "",
-            f"Allied VP: median {st['median']:g}, mean {st['mean']:.1f}, middle half {st['p25']:g}-{st['p75']:g} "
-            f"(21 is a draw, 14.0).",
+            f"Allied VP: median {st['median']:g}, mean {st['mean']:.1f} (95% interval {lo:.1f}-{hi:.1f}), middle "
+            f"half {st['p25']:g}-{st['p75']:g} (21 is a draw, 14.0).",
             f"Allied win {w['allied']}, draw {w['draw']}, Italian win {w['italian']} (95% intervals).",
             f"Steps lost per game: Allied {lost['allied']:.1f}, Italian {lost['italian']:.1f}.",
             "",
@@ -170,6 +202,7 @@ class Evaluation:
             "|---|---|",
         ]
         lines += [f"| {level} | {share} |" for level, share in self.levels().items()]
+        lines += ["", f"*{self.caption()}*"]
         return "\n".join(lines)
 
     def _repr_markdown_(self) -> str:
@@ -185,9 +218,13 @@ class Evaluation:
             "label": self.label,
             "games": self.games,
             "bots": {"allied": self.allied_bot, "italian": self.italian_bot},
+            "played_by": bots_played(self.allied_bot, self.italian_bot),
+            "intervals": "95% Wilson score intervals for shares; 95% normal interval for the mean VP",
+            "measures": MEASURES,
             "seed": self.seed,
             "hidden_chits_redealt_for": self.viewer,
-            "vp": {**self.vp_stats(), "histogram": dict(sorted(Counter(self.vps).items()))},
+            "vp": {**self.vp_stats(), "mean_interval": list(self.mean_interval()),
+                   "histogram": dict(sorted(Counter(self.vps).items()))},
             "victory_levels": {level: share(x) for level, x in self.levels().items()},
             "winner": {k: share(x) for k, x in self.winners().items()},
             "steps_lost": self.steps_lost(),
@@ -212,8 +249,8 @@ def evaluate(
     position: Position | Game,
     games: int = 100,
     *,
-    allied: str = "heuristic",
-    italian: str = "heuristic",
+    allied: str = STRONGEST,
+    italian: str = STRONGEST,
     seed: int = 0,
     plan: Sequence[Action] = (),
     label: str | None = None,
@@ -223,7 +260,9 @@ def evaluate(
     on_result: Callable[[GameResult], None] | None = None,
 ) -> Evaluation:
     """Play ``position`` out ``games`` times (after ``plan``, actions applied through the gate in
-    each play-out) and gather the results.  The same seed gives the same play-outs."""
+    each play-out) and gather the results.  The same seed gives the same play-outs.  The bots
+    default to the strongest (:data:`cheren.players.bots.STRONGEST`, rated in docs/bots.md);
+    every report names the bots, the games and the intervals (:meth:`Evaluation.caption`)."""
     p = position.position if isinstance(position, Game) else position
     s = p.scenario
     if plan:
@@ -266,6 +305,8 @@ class Comparison:
                 f"| {ev.label} | {w['allied']} | {w['draw']} | {w['italian']} | {st['median']:g} | "
                 f"{sl['allied']:.1f} / {sl['italian']:.1f} |"
             )
+        if self.candidates and self.candidates[0].results:
+            lines += ["", f"*Each candidate: {self.candidates[0].caption()}*"]
         return "\n".join(lines)
 
     def _repr_markdown_(self) -> str:
