@@ -25,8 +25,8 @@ def test_building_a_position_by_clicks_saves_a_file_that_loads_back_equal(tmp_pa
     assert "0512 holds units of both sides" in ed.feedback.text and "9.0" in ed.feedback.rules
     assert ed.click_hex(Hex.from_label("0518")).ok
     ed.pick(None)
-    ed.click_hex(Hex.from_label("1407"))  # picks the top counter of the stack there
-    assert ed.picked is not None and ed.position.units[ed.picked].hex == Hex.from_label("1407")
+    ed.click_hex(Hex.from_label("1607"))  # picks the top counter of the stack there
+    assert ed.picked is not None and ed.position.units[ed.picked].hex == Hex.from_label("1607")
     assert ed.set_steps("ind_11", 3).ok
     assert ed.set_supply("col_bn_om_ager", None).ok
     assert ed.set_control("Barentu", Side.ALLIED).kind == "info"  # Italians in Barentu: a warning, not an error
@@ -57,7 +57,7 @@ def test_problems_are_shown_as_they_arise_with_the_rule_and_the_hex() -> None:
     assert ed.code() is None and "cannot make a code" in ed.feedback.text
     assert ed.play() is None
     assert ed.undo().ok and ed.legal
-    assert ed.position.units["tank_sqn"].hex == Hex.from_label("1407")
+    assert ed.position.units["tank_sqn"].hex == Hex.from_label("1607")
 
 
 def test_over_stacking_and_the_air_unit_are_refused_with_their_rules() -> None:

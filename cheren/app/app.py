@@ -30,7 +30,8 @@ from cheren.hexes import Hex
 from cheren.scenario.models import Side
 from cheren.study.map_intents import Feedback
 
-PANELS = ("stack", "decision", "attack", "bot", "overlays", "analysis", "lines", "chits", "rules", "log", "game")
+PANELS = ("answer", "stack", "decision", "attack", "bot", "overlays", "analysis", "lines", "chits", "rules", "log",
+          "game")
 
 
 class App:
@@ -47,17 +48,26 @@ class App:
         board: Board | None = None,
         show: Collection[str] | None = None,
         autosave: str | Path | None = None,
+        position: Any = None,
     ) -> None:
         """``board``: show this board instead of a new one (lesson mode); ``show``: show only these
         side panels (of :data:`PANELS`; default all); ``autosave``: keep the game in this file after
         every change and take it up again from there (a page reload in Voila starts the notebook
-        afresh, and finds the game where it was)."""
+        afresh, and finds the game where it was); ``position``: a library name (or position file) to
+        start from, with its answer key (question, what happened next, the historical plan and the
+        comparison with the analysis) in the "answer" panel."""
         import ipywidgets as w
 
         shown = set(PANELS if show is None else show)
         unknown = shown - set(PANELS)
         if unknown:
             raise ValueError(f"unknown panel(s) {', '.join(sorted(unknown))}; known: {', '.join(PANELS)}")
+        self.record = None
+        if position is not None and game is None and board is None:
+            from cheren.files import open_position
+
+            self.record = open_position(position)
+            game = Game.from_position(self.record.position)
         if board is None:
             if game is None:
                 from cheren import load_scenario
@@ -78,6 +88,11 @@ class App:
         self.analysis = AnalysisPanel(b)
         self.lines = LinesPanel(b)
         self.rules = RulesPanel(b)
+        self.answer_key = None
+        if self.record is not None:
+            from cheren.app.answer_key_panel import AnswerKeyPanel
+
+            self.answer_key = AnswerKeyPanel(self.record, b)
         self.body = w.HBox([self._map_column(), self._side_panel(shown)],
                            layout=w.Layout(width="100%", align_items="flex-start"))
         self.body.add_class("cheren-body")
@@ -128,6 +143,8 @@ class App:
         self.key.add_class("cheren-key-panel")
         pv = self.play_view
         everything = {
+            "answer": panel("The answer key", [self.answer_key.widget], "cheren-answer-panel")
+            if self.answer_key is not None else None,
             "stack": pv.stack_panel,
             "decision": pv.decision_panel,
             "attack": self.combat_view.panel,
@@ -140,7 +157,7 @@ class App:
             "log": pv.log_panel,
             "game": self.game_panel.panel,
         }
-        side = w.VBox([p for name, p in everything.items() if name in shown],
+        side = w.VBox([p for name, p in everything.items() if name in shown and p is not None],
                       layout=w.Layout(width="350px", min_width="330px", flex="0 0 350px"))
         side.add_class("cheren-side-panel")
         return side

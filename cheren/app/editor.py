@@ -141,7 +141,7 @@ class EditorController:
     # -- what the checker says ---------------------------------------------------------------
     def problems(self) -> list[PositionProblem]:
         if self._problems is None or self._problems[0] != self.version:
-            self._problems = (self.version, position_problems(self.position))
+            self._problems = (self.version, position_problems(self.position, next_check=True))
         return self._problems[1]
 
     @property

@@ -1,5 +1,5 @@
 """What the map shades: the overlays the user switches on (reach, zones of control, supply,
-control, garrisons, threats, where two lines differ) and the ones the game state brings with it
+control, garrisons, threats, where two lines differ, the Keren key) and the ones the game state brings with it
 (the bot's last moves, a chit window's targets, the hexes that answer a decision)."""
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ OVERLAYS: dict[str, str] = {
     "edges": "Af Abed edge (12.2)",
     "threats": "Enemy threats next turn",
     "line-diff": "Where two lines differ",
+    "keren-key": "Keren key (the battle's features)",
 }
 DEFAULT_OVERLAYS = frozenset({"reach", "supply-unit"})
 CHOICE = "#e8791d"
@@ -65,6 +66,8 @@ class MapOverlays:
         on = self.on
         if "garrisons" in on:
             out += analysis.garrison_overlays(p)
+        if "keren-key" in on:
+            out += analysis.keren_key_overlays(p.scenario)
         if "control" in on:
             out += analysis.control_overlays(p)
         if "edges" in on:

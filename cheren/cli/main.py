@@ -74,6 +74,12 @@ def _cmd_positions(args: argparse.Namespace) -> int:
     from cheren.scenario.sequence import PHASE_TITLES
 
     s = load_scenario(args.scenario)
+    if args.name and args.name[0] == "check":
+        return _check_positions(s, args.name[1:])
+    if len(args.name) > 1:
+        shown = ", ".join(args.name)
+        raise UsageError(f"show one position at a time (got {shown}); `cheren positions check` takes several")
+    args.name = args.name[0] if args.name else None
     if args.name:
         record = open_position(args.name, s)
     else:
@@ -89,6 +95,7 @@ def _cmd_positions(args: argparse.Namespace) -> int:
         if record.narrative:
             print()
             print(record.narrative.rstrip())
+        _print_answer_key(record)
         return 0
     if not records:
         print(f"no positions in {s.directory / 'positions'}")
@@ -100,6 +107,53 @@ def _cmd_positions(args: argparse.Namespace) -> int:
         moment = f"{p.side.adjective} {PHASE_TITLES[p.phase]}"
         print(f"{r.name:<{width}}  {r.date:%d %b %Y}  {p.turn:>4}  {moment:<36}  {r.title}")
     return 0
+
+
+def _print_answer_key(record: Any) -> None:
+    """The question, what happened next, the historical plan and the sources of a position."""
+    if record.question is not None:
+        print(f"\nThe question ({record.question.side.adjective} to decide):\n{record.question.text.rstrip()}")
+    if record.happened_next:
+        print("\nWhat happened next:")
+        for event in record.happened_next:
+            print(f"  {event.date.day} {event.date:%B %Y}: {' '.join(event.text.split())}")
+    if record.plan is not None:
+        print(f"\nThe historical plan:\n{record.plan.summary.rstrip()}")
+        for i, step in enumerate(record.plan.steps, 1):
+            fields = ", ".join(
+                f"{k} {', '.join(v) if isinstance(v, list) else v}"
+                for k, v in step.model_dump(exclude_none=True).items()
+                if k != "kind"
+            )
+            print(f"  {i}. {step.kind.replace('_', ' ')}" + (f": {fields}" if fields else ""))
+    if record.sources:
+        print("\nSources:")
+        for source in record.sources:
+            print(f"  - {source}")
+
+
+def _check_positions(s: Any, names: Sequence[str]) -> int:
+    """`cheren positions check [NAME ...]`: the review of the library (or of the positions
+    named), what it finds, one line each; exit 1 on an error or a warning no narrative explains."""
+    from cheren.files import library, open_position
+    from cheren.files.position_review import review, review_library
+
+    if names:
+        items = [x for name in names for x in review(open_position(name, s))]
+        checked = list(names)
+    else:
+        records = library(s)
+        items = review_library(records)
+        checked = [r.name for r in records]
+    blocking = [x for x in items if x.blocking]
+    for x in items:
+        mark = "error" if x.severity == "error" else ("note" if x.explained else "warning")
+        print(f"{mark}: {x}")
+    print(
+        f"checked {len(checked)} position(s): {len(blocking)} problem(s) to fix, "
+        f"{len(items) - len(blocking)} warning(s) the narratives explain"
+    )
+    return 1 if blocking else 0
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
@@ -344,8 +398,16 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--force", action="store_true", help="replace --out if it exists")
     r.set_defaults(func=_cmd_render)
 
-    pos = sub.add_parser("positions", help="list the library of historical positions, or show one")
-    pos.add_argument("name", nargs="?", help="a library name, position file or code to show")
+    pos = sub.add_parser(
+        "positions",
+        help="list the library of historical positions, show one, or check them (`cheren positions check`)",
+    )
+    pos.add_argument(
+        "name",
+        nargs="*",
+        help="a library name, position file or code to show; or `check` and, optionally, the positions to check "
+        "(the rules between phases, 12.7 and 12.4, the sources and the answer keys)",
+    )
     pos.add_argument("--code", action="store_true", help="print only the position's one-line code")
     pos.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
     pos.set_defaults(func=_cmd_positions)

@@ -17,7 +17,7 @@ from typing import Any
 
 from cheren.engine.dice import Dice
 from cheren.engine.position import ChitState, Position, Status, Supply, UnitState, chit_instances, chit_key
-from cheren.files.position_model import Chits, Placement, PositionFileModel
+from cheren.files.position_model import Chits, Event, Follows, Placement, Plan, PositionFileModel, Question
 from cheren.files.position_problems import canonical, canonical_chits, errors, has_arrived
 from cheren.files.position_saves import SaveError
 from cheren.hexes import Hex
@@ -56,6 +56,10 @@ class PositionRecord:
     sources: list[str] = field(default_factory=list)
     provenance: dict[str, Provenance] = field(default_factory=dict)
     path: Path | None = None
+    question: Question | None = None
+    happened_next: list[Event] = field(default_factory=list)
+    plan: Plan | None = None  # the historical plan (position_model.Plan); cheren.files.position_plans plays it
+    follows: Follows | None = None
 
     @property
     def turn(self) -> int:
@@ -179,6 +183,10 @@ def build_record(model: PositionFileModel, s: Scenario, source: str) -> Position
         narrative=model.narrative,
         sources=list(model.sources),
         provenance=provenance,
+        question=model.question,
+        happened_next=list(model.happened_next),
+        plan=model.historical_plan,
+        follows=model.follows,
     )
 
 
@@ -357,7 +365,8 @@ def dump_position_file(record: PositionRecord) -> str:
         lines += [f"  - {_q(src)}" for src in record.sources]
     if record.narrative:
         lines.append("narrative: |")
-        lines += [f"  {line}".rstrip() for line in record.narrative.rstrip("\n").split("\n")]
+        lines += _block(record.narrative, "  ")
+    lines += _answer_key(record)
     on_map = [
         uid for side in Side for uid in s.units if p.units[uid].status is Status.MAP and p.units[uid].side is side
     ]
@@ -407,6 +416,51 @@ def dump_position_file(record: PositionRecord) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _block(text: str, indent: str) -> list[str]:
+    return [f"{indent}{line}".rstrip() for line in text.rstrip("\n").split("\n")]
+
+
+def _answer_key(record: PositionRecord) -> list[str]:
+    """The question, what happened next, the historical plan and the week's earlier position, as
+    the library files write them."""
+    lines: list[str] = []
+    if record.question is not None:
+        side = record.question.side.value
+        lines += ["question:", f"  side: {side}", "  text: |", *_block(record.question.text, "    ")]
+    if record.happened_next:
+        lines.append("happened_next:")
+        for event in record.happened_next:
+            lines += [f"  - date: {event.date.isoformat()}", "    text: |", *_block(event.text, "      ")]
+    if record.plan is not None:
+        lines += ["historical_plan:", "  summary: |", *_block(record.plan.summary, "    "), "  steps:"]
+        lines += [f"    - {_step(step.model_dump(exclude_none=True))}" for step in record.plan.steps]
+    if record.follows is not None:
+        lines += ["follows:", f"  position: {record.follows.position}", "  why: |", *_block(record.follows.why, "    ")]
+    return lines
+
+
+def _step(fields: dict[str, Any]) -> str:
+    """A plan step as a one-line flow mapping: ``{kind: move, unit: "11 Ind", to: "1607"}``."""
+
+    def hex_text(value: str) -> str:
+        return f'"{value}"'
+
+    items = []
+    for key, value in fields.items():
+        if isinstance(value, bool):
+            text = "true" if value else "false"
+        elif key == "path":
+            text = f"[{', '.join(hex_text(v) for v in value)}]"
+        elif isinstance(value, list):
+            text = f"[{', '.join(_flow(str(v)) for v in value)}]"
+        elif key in ("to", "target"):
+            text = hex_text(value)
+        else:
+            text = _flow(str(value))
+        items.append(f"{key}: {text}")
+    return "{" + ", ".join(items) + "}"
+
+
 def _expected(p: Position) -> tuple[ChitState, Dice]:
     """The chits and dice a file without a chits section (and without dice_state) gives."""
     dice = Dice(p.dice.seed)
@@ -426,6 +480,13 @@ def _list(name: str, items: list[str], indent: str = "", empty: bool = True) -> 
     if not items:
         return [f"{indent}{name}: []"] if empty else []
     return [f"{indent}{name}:", *(f"{indent}  - {_q(item)}" for item in items)]
+
+
+def _flow(text: str) -> str:
+    """A scalar inside a flow mapping or list, where , [ ] { } would end it: quoted then."""
+    import json
+
+    return json.dumps(text, ensure_ascii=False) if any(c in text for c in ",[]{}#") else _q(text)
 
 
 _PLAIN_FIRST = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")

@@ -58,6 +58,62 @@ class Chits(Strict):
     seen_italian: list[str] = Field(default_factory=list, description="removed Allied chits the Italians drew unseen")
 
 
+class Question(Strict):
+    """The question a position puts, and the side whose commander must answer it."""
+
+    side: Side = Field(description="who decides: the side to act when the position opens")
+    text: str = Field(min_length=1, description="the decision, in a sentence or two (Markdown)")
+
+
+class Event(Strict):
+    """Something that happened after the position's moment, dated, with its source in brackets."""
+
+    date: dt.date
+    text: str = Field(min_length=1, description="what happened, citing its source as [Key, chapter]")
+
+
+class PlanStep(Strict):
+    """One action of a line of play, as a person writes it: units by printed name, hexes by label.
+    ``kind`` is an action of the gate (move, attack, end_phase, choose_arrival, ...); a move names
+    its destination (``to``, the cheapest legal path is taken) or its whole ``path``."""
+
+    kind: str = Field(pattern=r"^[a-z_]+$", description="the action: move, attack, end_phase, choose_arrival ...")
+    unit: UnitRef | None = None
+    to: HexText | None = Field(None, description="a move's destination")
+    path: list[HexText] | None = Field(None, description="a move's hexes, the start excluded")
+    target: HexText | None = Field(None, description="the hex attacked")
+    attackers: list[UnitRef] | None = None
+    air: bool | None = Field(None, description="add the air support unit to the attack (11.3)")
+    code: str | None = Field(None, description="the arrival code of choose_arrival, e.g. K7-F8 (8.4)")
+    postpone: bool | None = None
+
+    @field_validator("to", "target", mode="before")
+    @classmethod
+    def _hexes_in_quotes(cls, value: Any) -> Any:
+        return _quoted_hex(value)
+
+    @field_validator("path", mode="before")
+    @classmethod
+    def _path_in_quotes(cls, value: Any) -> Any:
+        return [_quoted_hex(v) for v in value] if isinstance(value, list) else value
+
+
+class Plan(Strict):
+    """The historical plan: what the commander who decided actually did, as a line of play from the
+    position through the gate (it ends at the first die roll: what follows depends on the dice)."""
+
+    summary: str = Field(min_length=1, description="the plan in words, with its source in brackets")
+    steps: list[PlanStep] = Field(min_length=1)
+
+
+class Follows(Strict):
+    """The library position this one follows (the same week's earlier one, or the week before), and
+    what was played in between, so a reader knows why the units stand elsewhere now."""
+
+    position: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$", description="the library name of the earlier position")
+    why: str = Field(min_length=1, description="what was played between the two")
+
+
 class PositionFileModel(Strict):
     """``positions/<name>.yaml``: a named, dated position to study or play from."""
 
@@ -73,6 +129,12 @@ class PositionFileModel(Strict):
     )
     sources: list[str] = Field(default_factory=list, description="the works the narrative and placements cite")
     narrative: str = Field("", description="what happened that week and what each side faced (Markdown)")
+    question: Question | None = Field(None, description="the decision the position puts, and whose it is")
+    happened_next: list[Event] = Field(default_factory=list, description="what actually happened next, dated")
+    historical_plan: Plan | None = Field(None, description="what the deciding side did, as a line of play")
+    follows: Follows | None = Field(
+        None, description="the earlier library position this one follows, and what came between"
+    )
     units: list[Placement] = Field(default_factory=list, description="every unit on the map")
     eliminated: list[UnitRef] = Field(default_factory=list)
     to_arrive: list[UnitRef] = Field(

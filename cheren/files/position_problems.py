@@ -18,6 +18,7 @@ from cheren.engine.position import ChitState, Position, Status, Supply, chit_key
 from cheren.engine.rules.garrisons import release_trigger
 from cheren.engine.rules.stacking import stack_value
 from cheren.engine.rules.supply import check_side
+from cheren.engine.rules.supply_phase import town_control_changes
 from cheren.hexes import Hex
 from cheren.scenario.models import Phase, Side
 from cheren.scenario.sequence import PLAYER_TURN, SIDES_IN_ORDER
@@ -32,6 +33,7 @@ class PositionProblem:
     message: str
     hex: Hex | None = None
     unit: str | None = None
+    subject: str | None = None  # the town or unit the problem is about, by name (a narrative names it)
 
     def __str__(self) -> str:
         return f"{self.message} ({self.rule})"
@@ -96,12 +98,15 @@ def has_arrived(position: Position, uid: str) -> bool:
     return due is None or moment_index(position.turn, position.side, position.phase) > due
 
 
-def position_problems(position: Position, *, warnings: bool = True) -> list[PositionProblem]:
+def position_problems(position: Position, *, warnings: bool = True, next_check: bool = False) -> list[PositionProblem]:
     """Every problem of the position, errors first, each with its rule and, where it has one,
-    its hex."""
+    its hex.  ``next_check`` adds what the next supply check would change as the units stand
+    (12.7: an empty town handed over; 12.4, 12.6: a unit marked Low, or Low turned to No): the
+    editor and the review of historical positions ask for it; an exercise may set such a
+    position up on purpose."""
     out = _errors(position)
     if warnings and not any(p.severity == "error" for p in out):
-        out += _warnings(position)
+        out += _warnings(position, next_check)
     return out
 
 
@@ -206,12 +211,16 @@ def _errors(p: Position) -> list[PositionProblem]:
     return out
 
 
-def _warnings(p: Position) -> list[PositionProblem]:
+def _warnings(p: Position, next_check: bool) -> list[PositionProblem]:
     s = p.scenario
     out: list[PositionProblem] = []
 
-    def warn(rule: str, message: str, h: Hex | None = None, unit: str | None = None) -> None:
-        out.append(PositionProblem("warning", rule, message, h, unit))
+    def warn(
+        rule: str, message: str, h: Hex | None = None, unit: str | None = None, subject: str | None = None
+    ) -> None:
+        if subject is None and unit is not None:
+            subject = s.units[unit].name
+        out.append(PositionProblem("warning", rule, message, h, unit, subject))
 
     for uid, unit in p.units.items():
         if unit.status in (Status.MAP, Status.ELIMINATED) and not has_arrived(p, uid):
@@ -228,12 +237,23 @@ def _warnings(p: Position) -> list[PositionProblem]:
                 f"{town.name} ({h.label}) holds {side.adjective} units but is under "
                 f"{p.controller(town.name).adjective} control; entering a town takes it",
                 h,
+                subject=town.name,
             )
     for area in s.garrison_areas:
         if area not in p.released:
             why = release_trigger(p, area)
             if why is not None:
-                warn("6.0", f"the {s.garrison_areas[area].name} garrison would have been released: {why}")
+                name = s.garrison_areas[area].name
+                warn("6.0", f"the {name} garrison would have been released: {why}", subject=name)
+    # Between the phases: what the next supply check would change as the units stand (12.7, 12.4).
+    for change in town_control_changes(p) if next_check else ():
+        warn(
+            "12.7",
+            f"{change.town} ({change.hex.label}) is empty and {_control_why(change.after)}: the next supply "
+            f"check hands it to the {change.after.adjective} side",
+            change.hex,
+            subject=change.town,
+        )
     for side in Side:
         checked = _supply_checked(p, side)
         settled = checked and _markers_settled(p, side)
@@ -262,7 +282,25 @@ def _warnings(p: Position) -> list[PositionProblem]:
                     unit.hex,
                     uid,
                 )
+            elif not trace.supplied and next_check:
+                where = _label(unit.hex)
+                if unit.supply is None:
+                    text = f"{name} in {where} cannot draw supply: the next {side.adjective} supply check marks it Low"
+                    warn("12.4", text, unit.hex, uid)
+                else:
+                    text = (
+                        f"{name} in {where} still cannot draw supply: the next {side.adjective} supply check "
+                        f"{'turns its Low marker to No' if unit.supply is Supply.LOW else 'keeps it at No'} "
+                        "and it loses a step to attrition"
+                    )
+                    warn("12.6", text, unit.hex, uid)
     return out
+
+
+def _control_why(after: Side) -> str:
+    if after is Side.ALLIED:
+        return "cannot draw Italian supply but can draw Allied supply"
+    return "can draw Italian supply and not Allied supply"
 
 
 def _is_setup_moment(p: Position) -> bool:

@@ -9,6 +9,7 @@ from cheren.engine.position import Position
 from cheren.engine.rules.zoc import Zoc, zoc_map
 from cheren.engine.threats import Threats
 from cheren.hexes import Hex
+from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Side
 
 SIDE_COLOURS = {Side.ALLIED: "#b3261e", Side.ITALIAN: "#2e6b2e"}
@@ -194,4 +195,29 @@ def threat_overlays(t: Threats, reach: bool = True) -> list[Overlay]:
     article = "an" if enemy[:1] in "AEIOU" else "a"
     out.append(Overlay("supply-cut", {c.at: "cut" for c in t.cuts}, colour="#7a2fa0", opacity=0.32,
                        title=f"{article} {enemy} move here cuts supply"))
+    return out
+
+
+# -- the Keren key (the features of the battle on the map) ----------------------------------------
+KEREN_COLOUR = "#5b3a8c"
+
+
+def keren_key_overlays(scenario: Scenario) -> list[Overlay]:
+    """The features of the battle of Cheren where they lie (the scenario's Keren key): each hex
+    labelled with the numbers of its features, one legend line per hex naming them (at 12.5 km a
+    hex several share one), and the Asmara road drawn as a line."""
+    from cheren.study.keren_key import keren_key
+
+    key = keren_key(scenario)
+    out = []
+    for h, features in key.by_hex().items():
+        numbers = ",".join(str(f.number) for f in features)
+        names = ", ".join(f"{f.number} {f.name}" for f in features)
+        shared = " (one hex at this scale)" if len(features) > 1 else ""
+        out.append(Overlay("keren-key", {h: numbers}, colour=KEREN_COLOUR, opacity=0.22,
+                           title=f"Keren key {h.label}: {names}{shared}"))
+    for f in key.features:
+        if f.is_path:
+            out.append(Overlay("keren-key", {}, colour=KEREN_COLOUR, opacity=0.22, paths=(f.hexes,),
+                               title=f"Keren key: {f.number} {f.name} ({f.labels})"))
     return out

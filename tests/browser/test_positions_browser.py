@@ -1,6 +1,7 @@
 """Historical positions in a real browser: the historical-positions notebook in Voila draws the
-Agordat position on the app's map (its counters painted where the scene puts them), and the
-position editor below it places a counter picked from a pool with two clicks."""
+Agordat position on the app's map (its counters painted where the scene puts them), shows its answer
+key and plays its historical plan, and the position editor below it places a counter picked from a
+pool with two clicks."""
 
 from __future__ import annotations
 
@@ -77,9 +78,17 @@ def test_voila_opens_a_library_position_and_an_edit_by_clicks_places_a_counter(
     page.wait_for_selector(APP_CANVAS, timeout=90_000)
     expect(page.locator(".cheren-status").first).to_contain_text("Turn 2/12")
     app = Canvas(page, APP_CANVAS, Board(Game.from_position(load_position("agordat", s))).scene())
-    # 29 Ind alone at Aicota (allied red), Col 41 alone in the hills west of Agordat (Italian green)
+    # 29 Ind on the Aicota road (allied red), Col 41 on the Cheren road behind Agordat (Italian green)
     for uid in ("ind_29", "col_41"):
         assert app.counter_share(uid) > 0.3, uid
+
+    # the answer key beside the game: its question, then the historical plan played on the map
+    answer = page.locator(".cheren-app:not(.cheren-editor) .cheren-answer-key").first
+    expect(answer).to_contain_text("The question (Allied to decide)")
+    page.locator(".cheren-app:not(.cheren-editor) .cheren-answer-play").first.click()
+    expect(page.locator(".cheren-app:not(.cheren-editor) .cheren-feedback").first).to_contain_text(
+        "The historical plan, played as the line"
+    )
 
     editor = EditorController(scenario=s)
     editor.load("agordat")

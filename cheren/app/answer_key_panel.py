@@ -1,0 +1,113 @@
+"""A library position's answer key beside the game: its question, what happened next, the
+historical plan (played on the board as a line of its own) and the comparison with the analysis's
+best alternative, both played out by the bots (:mod:`cheren.study.answer_keys`).
+
+The HTML comes from pure functions (:func:`answer_key_html`, :func:`comparison_html`), so tests read
+what the panel shows without a browser."""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Any
+
+from cheren.files.position_files import PositionRecord
+from cheren.render.report_html import markdown_to_html
+from cheren.study.answer_keys import AnswerKey
+from cheren.study.map_intents import Feedback
+
+if TYPE_CHECKING:
+    from cheren.app.board import Board
+
+HISTORICAL_LINE = "historical plan"
+
+
+def answer_key_html(record: PositionRecord) -> str:
+    """The question, what happened next and the historical plan, in words, with their sources."""
+    parts = [f"### {record.title}", f"*{record.date:%d %B %Y}, turn {record.turn}*", ""]
+    if record.question is not None:
+        parts += [f"**The question ({record.question.side.adjective} to decide):** {record.question.text}", ""]
+    if record.plan is not None:
+        parts += [f"**The historical plan:** {record.plan.summary}", ""]
+    if record.happened_next:
+        parts.append("**What happened next:**")
+        parts += [f"- {e.date:%d %B %Y}: {' '.join(e.text.split())}" for e in record.happened_next]
+    return f"<div class='cheren-answer-key'>{markdown_to_html(chr(10).join(parts))}</div>"
+
+
+def comparison_html(key: AnswerKey | None, running: str = "") -> str:
+    if key is None:
+        return f"<div class='cheren-answer-compare'><i>{running}</i></div>" if running else ""
+    return f"<div class='cheren-answer-compare'>{markdown_to_html(key.explain())}</div>"
+
+
+class AnswerKeyPanel:
+    """The answer key of ``record`` (a library position), beside ``board``'s game if one is given."""
+
+    def __init__(self, record: PositionRecord, board: Board | None = None, *, games: int = 20) -> None:
+        import ipywidgets as w
+
+        self.record = record
+        self.board = board
+        self.key: AnswerKey | None = None
+        self.thread: threading.Thread | None = None
+        self.text = w.HTML(answer_key_html(record))
+        self.games = w.BoundedIntText(value=games, min=1, max=2000, description="games",
+                                      layout=w.Layout(width="140px"))
+        compare = w.Button(description="Compare with the analysis ▸", layout=w.Layout(width="auto"))
+        compare.add_class("cheren-answer-compare-button")
+        compare.on_click(lambda _: self.compare())
+        self.output = w.HTML()
+        self.output.add_class("cheren-answer-output")
+        row = [self.games, compare]
+        if board is not None:
+            play = w.Button(description="Play the historical plan", layout=w.Layout(width="auto"))
+            play.add_class("cheren-answer-play")
+            play.on_click(lambda _: self.play_plan())
+            row.insert(0, play)
+        self.widget = w.VBox([self.text, w.HBox(row), self.output])
+        self.widget.add_class("cheren-answer-key-panel")
+
+    def play_plan(self) -> Feedback:
+        """Play the historical plan on the board from the position, as a line of its own (the main
+        line is kept: the Lines panel switches back), and roll its attack if it ends with one."""
+        from cheren.files.position_plans import pass_other_side, play_plan
+
+        b = self.board
+        if b is None:
+            return Feedback("refused", "no game to play the plan on")
+        played = play_plan(self.record)
+        if HISTORICAL_LINE in b.study.lines:
+            b.lines.delete(HISTORICAL_LINE)
+        b.lines.branch(HISTORICAL_LINE, at=0)
+        start = len(b.game.log)
+        for action in played.actions:
+            pass_other_side(b.game, played.side)
+            b.push(action)
+        pass_other_side(b.game, played.side)  # an attack that ends the plan is rolled
+        b.changed()
+        events = [e for entry in b.game.log[start:] for e in entry.events]
+        done = "; ".join(b.describe(a) for a in played.actions)
+        text = f"The historical plan, played as the line '{HISTORICAL_LINE}': {done}. " + " ".join(events[-6:])
+        return b.say(Feedback("ok", text), "game", "selection")
+
+    def compare(self, background: bool = False, **options: Any) -> AnswerKey | None:
+        """Play the historical plan and the analysis's best alternative out (``games`` each, the
+        heuristic bot on both sides); in the ``background`` the numbers fill in when done."""
+        from cheren.study.answer_keys import answer_key
+
+        games = int(self.games.value)
+        self.output.value = comparison_html(
+            None, f"Playing each plan out {games} times with the heuristic bot on both sides..."
+        )
+
+        def run() -> AnswerKey:
+            key = answer_key(self.record, games, **options)
+            self.key = key
+            self.output.value = comparison_html(key)
+            return key
+
+        if background:
+            self.thread = threading.Thread(target=run, name=f"answer key {self.record.name}", daemon=True)
+            self.thread.start()
+            return None
+        return run()
