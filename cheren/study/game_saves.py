@@ -6,11 +6,17 @@ of a decision, comes back exactly, and a tampered log is refused with the action
 from __future__ import annotations
 
 import json
+import re
+import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cheren.engine.actions import action_from_json
 from cheren.engine.game import Game, IllegalAction
+from cheren.files.position_files import PositionRecord
+from cheren.files.position_library import _date_of, open_position
+from cheren.files.position_problems import canonical
 from cheren.files.position_saves import (
     SaveError,
     loads,
@@ -62,6 +68,65 @@ def save_game(game: Game | Study, path: str | Path) -> None:
 def load_game(path: str | Path, scenario: Scenario) -> Game:
     """The game of a save (for a study, its current line)."""
     return loads_game(read_save(path), scenario, source=str(path))
+
+
+@dataclass
+class Autosave:
+    """What the app finds in its autosave: the study to take up, or what is wrong with the file
+    (said to the player) and whether the app may go on autosaving to that name."""
+
+    study: Study | None
+    problem: str | None = None
+    keep_saving: bool = True
+
+
+def take_up_autosave(path: str | Path, scenario: Scenario) -> Autosave:
+    """The game autosaved in ``path``.  A file that cannot be taken up, for whatever reason, is
+    moved aside (never deleted) and the app starts a new game: the message names the file, the
+    reason and where it is kept.  If it cannot even be moved, it stays and autosave is off."""
+    p = Path(path)
+    if not p.exists() and not p.is_symlink():
+        return Autosave(None)
+    try:
+        return Autosave(load_study(p, scenario))
+    except SaveError as exc:
+        reason = str(exc).removeprefix(f"{p}: ")
+    except Exception as exc:  # a fault of cheren's own must not keep the app from opening either
+        reason = f"{type(exc).__name__}: {str(exc)[:300]} (a fault in cheren: please report it with the file)"
+    try:
+        aside = _aside(p)
+        p.rename(aside)
+    except OSError as exc:
+        return Autosave(None, f"The autosaved game {p.name} could not be read ({reason}), nor moved aside "
+                              f"({exc.strerror or exc}): it stays as it is, this new game is not autosaved.", False)
+    return Autosave(None, f"The autosaved game {p.name} could not be read ({reason}); it is kept as {aside.name} "
+                          "and a new game starts.")
+
+
+def _aside(path: Path) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for n in range(1, 1000):
+        name = path.with_name(f"{path.stem}.unreadable-{stamp}{'' if n == 1 else f'-{n}'}{path.suffix}")
+        if not name.exists() and not name.is_symlink():
+            return name
+    raise OSError(f"too many unreadable copies of {path.name} beside it")
+
+
+def open_position_or_game(ref: str | Path, scenario: Scenario) -> PositionRecord:
+    """What the editor opens: anything :func:`cheren.files.open_position` opens (a library name,
+    a position file or save, a code) and a game save or autosave, whose current line's position
+    it takes."""
+    text = str(ref).strip()
+    path = Path(text)
+    if text and path.suffix == ".json" and path.exists():
+        raw_text = read_save(path)
+        raw = parse_json_object(raw_text, str(path))
+        if raw.get("format") == FORMAT:
+            game = loads_game(raw_text, scenario, source=str(path))
+            name = re.sub(r"[^a-z0-9-]+", "-", path.stem.lower()).strip("-") or "game"
+            return PositionRecord(name=name, title=f"{path.name}: {game.status()}",
+                                  date=_date_of(scenario, game.turn), position=canonical(game.position))
+    return open_position(ref, scenario)
 
 
 def load_study(path: str | Path, scenario: Scenario) -> Study:
