@@ -96,7 +96,7 @@ def test_positions_of_a_whole_random_game_reload() -> None:
     """A sample (tools/reliability.py reloads every position of many games)."""
     game, bots = random_game(3)
     while not game.over:
-        if len(game.log) % 12 == 0 or game.pending is not None and len(game.log) % 4 == 0:
+        if len(game.log) % 12 == 0 or (game.pending is not None and len(game.log) % 4 == 0):
             reloads(game.position)
         step(game, bots)
     reloads(game.position)

@@ -68,7 +68,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
     check_seed(args.seed)
     check_output(args.out, force=args.force)
     s = load_scenario(args.scenario)
-    position = load_position(args.position, s) if args.position else initial_position(s, seed=args.seed)
+    position = load_position(args.position, s) if args.position is not None else initial_position(s, seed=args.seed)
     write_output(args.out, render_svg(s, position))
     if args.out != STDOUT:
         print(f"wrote {args.out}")
@@ -80,11 +80,11 @@ def _cmd_positions(args: argparse.Namespace) -> int:
     from cheren.scenario.sequence import PHASE_TITLES
 
     s = load_scenario(args.scenario)
-    if args.name:
+    if args.name is not None:
         record = open_position(args.name, s)
     else:
         records = library(s)
-    if args.name:
+    if args.name is not None:
         p = record.position
         if args.code:
             print(position_code(p))

@@ -199,6 +199,7 @@ def cmd_analyse(args: argparse.Namespace) -> int:
             return 130
         evaluation.results = sorted([*done, *evaluation.results], key=lambda r: r.index)
         run.failed = sorted([*run.failed, *failed], key=lambda f: f.index)
+        run.partial = len(evaluation.results) + len(run.failed) < run.games
         if args.resume:
             write_results(evaluation.results, args.resume, run)
         print()
@@ -250,8 +251,10 @@ def cmd_compare_variants(args: argparse.Namespace) -> int:
         keep(stop.results, run, keep_file("compare-variants", args.resume), "")
         return 130
     run.failed = failed
+    games = [r for rs in comparison.sets for r in rs.results]
+    run.partial = len(games) + len(failed) < run.games * len(comparison.sets)
     if args.resume:
-        write_results([r for rs in comparison.sets for r in rs.results], args.resume, run)
+        write_results(games, args.resume, run)
     text = report_markdown(comparison, chart=args.chart)
     if args.chart:
         write_chart(comparison, args.chart)

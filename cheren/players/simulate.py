@@ -371,6 +371,11 @@ def _stop(pool: Executor) -> None:
         if proc.is_alive():
             proc.kill()
             proc.join(timeout=1)
+    # let the pool's own thread see its workers gone and close its pipes now: left running, it
+    # races the interpreter's exit and prints a traceback there ("Exception ignored in threading")
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        manager.join(timeout=5)
 
 
 def replay_result(result: GameResult, scenario: Scenario) -> Game:

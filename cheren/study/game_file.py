@@ -17,7 +17,7 @@ from cheren.files.position_saves import SaveError
 #: The most lines a study save may hold (a study made by hand holds dozens).
 MAX_LINES = 20_000
 #: The most lines that may branch one from another, each from the one before.
-MAX_DEPTH = 20_000
+MAX_DEPTH = 10_000
 #: The most actions all the lines of a save hold together (a whole game is a few thousand; loading
 #: replays each of them through the gate once).
 MAX_ACTIONS = 200_000
