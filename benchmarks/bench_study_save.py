@@ -22,9 +22,8 @@ from collections.abc import Callable
 from typing import Any
 
 from cheren import load_scenario
-from cheren.engine.actions import Action
+from cheren.engine.actions import Action, Commit, Uncommit
 from cheren.engine.game import Game
-from cheren.engine.rules.combat_actions import Commit, Uncommit
 from cheren.files import load_position
 from cheren.hexes import Hex
 from cheren.study.game_saves import dumps_game, loads_study

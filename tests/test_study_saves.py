@@ -13,9 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cheren import load_scenario
-from cheren.engine.actions import EndPhase
+from cheren.engine.actions import Attack, Commit, EndPhase, Uncommit
 from cheren.engine.game import Game
-from cheren.engine.rules.combat_actions import Attack, Commit, Uncommit
 from cheren.files import load_position
 from cheren.files.position_saves import SaveError, position_to_dict
 from cheren.hexes import Hex

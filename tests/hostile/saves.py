@@ -10,8 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from cheren.engine.actions import Commit, Uncommit
 from cheren.engine.game import Game
-from cheren.engine.rules.combat_actions import Commit, Uncommit
 from cheren.files import load_position
 from cheren.hexes import Hex
 from cheren.scenario import Side
