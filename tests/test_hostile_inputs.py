@@ -349,13 +349,11 @@ def test_ctrl_c_keeps_the_finished_games_and_resume_finishes_the_run(tmp_path: P
 
     out = tmp_path / "sweep.json"
     argv = ["simulate", "--games", "12", "--jobs", "2", "--seed", "3", "--out", str(out)]
-    t0 = time.monotonic()
     status, err = interrupt(argv, tmp_path, signal.SIGTERM)  # once the first game is done
     assert status == 130, err
     data = json.loads(out.read_text())
     done = len(data["games"])
     assert data["run"]["partial"] is True and 1 <= done < 12, err
-    assert time.monotonic() - t0 < 300
     leftover = subprocess.run(["pgrep", "-f", "cheren.cli.main simulate --games 12 --jobs 2 --seed 3"],
                               capture_output=True, text=True)
     assert not leftover.stdout.strip(), "no worker outlives the run"

@@ -9,7 +9,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 from tests.hostile.core import (
@@ -100,13 +99,11 @@ def dask_cases(tmp: Path, size: int) -> list[Case]:
         from cheren.players.cluster import ClusterError, dask_executor
 
         server = _Peer(junk)
-        t0 = time.monotonic()
-        try:
+        try:  # within the case's deadline (a hang is an outcome of its own)
             with dask_executor(f"tcp://127.0.0.1:{server.port}", timeout=1):
                 return "accepted"
         except ClusterError as exc:
-            took = time.monotonic() - t0
-            return REFUSED if took < 5 and str(server.port) in str(exc) else f"slow ({took:.0f} s)"
+            return REFUSED if str(server.port) in str(exc) else "unclear"
         finally:
             server.close()
 
