@@ -63,6 +63,8 @@ def resume_run(args: argparse.Namespace, mine: Run) -> tuple[list[GameResult], R
             continue  # not given on the command line: the file's
         if name in ("variants", "rule_sets", "keep_log") and not value:
             continue
+        if name == "position":
+            raise UsageError(f"--resume {path}: the file's play-outs are of another position")
         raise UsageError(f"--resume {path}: the file's run has {name} {given!r}, not {value!r}")
     return games, theirs
 
