@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING
 
 from cheren.engine.dice import Dice
 from cheren.engine.game import Game, IllegalAction
+from cheren.study.line import Line
 
 if TYPE_CHECKING:
     from cheren.engine.position import Position
     from cheren.scenario.compiled import Scenario
-    from cheren.study.variations import Line
 
 
 class ReplayError(ValueError):

@@ -18,37 +18,25 @@ keeps the whole tree (:mod:`cheren.study.game_saves`, version 2).
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any
 
 from cheren.engine.actions import Action
 from cheren.engine.dice import Dice
 from cheren.engine.game import Game
 from cheren.hexes import Hex
 from cheren.scenario.models import Side
+from cheren.study.line import Line, Luck
 from cheren.study.overlays import Overlay
 
-Luck = Literal["same", "new"]
+__all__ = ["MAIN", "Line", "LineComparison", "Luck", "Study", "TreeError"]
+
 MAIN = "main"
 UNDO_STEPS = 500  # a rebuilt line can undo this many of its last actions
 
 
 class TreeError(ValueError):
     """A tree operation that cannot be done (an unknown line, deleting the main line ...)."""
-
-
-@dataclass
-class Line:
-    """One line of play: ``actions`` come after the first ``at`` actions of ``parent``'s history;
-    ``reseeds`` maps an action number (counted from the start of the game) to the seed the dice
-    take just before that action (new luck)."""
-
-    name: str
-    parent: str | None
-    at: int
-    luck: Luck = "same"
-    actions: list[Action] = field(default_factory=list)
-    reseeds: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
