@@ -9,7 +9,6 @@ widget calls one of its controllers, and the app only redraws what the board say
 
 from __future__ import annotations
 
-import time
 from collections.abc import Collection
 from pathlib import Path
 from typing import Any
@@ -175,23 +174,19 @@ class App:
         self._changed({"game", "selection", "feedback", "overlays"})
 
     def _restore(self, path: Path) -> None:
-        b = self.board
-        if not path.exists():
-            return
-        from cheren.files.position_saves import SaveError
-        from cheren.study.game_saves import load_study
+        from cheren.study.game_saves import take_up_autosave
 
-        try:
-            study = load_study(path, b.scenario)
-        except SaveError as exc:
-            # never lose it: keep the unreadable file aside and start afresh
-            aside = path.with_name(f"{path.stem}.unreadable-{int(time.time())}{path.suffix}")
-            path.rename(aside)
-            b.say(Feedback("refused", f"The autosaved game could not be read ({exc}); it is kept as {aside.name}."))
+        b = self.board
+        found = take_up_autosave(path, b.scenario)
+        if found.problem is not None:  # the app opens all the same, on a new game
+            b.say(Feedback("refused", found.problem))
+            if not found.keep_saving:
+                self.autosave = None
+        if found.study is None:
             return
-        b.take_study(study)
+        b.take_study(found.study)
         b.hidden.hide_all()  # whoever reloaded, the hands stay hidden until asked
-        b.say(Feedback("ok", f"Took up the game where it was: {study.game.status()} (autosaved in {path.name})."))
+        b.say(Feedback("ok", f"Took up the game where it was: {found.study.game.status()} (autosaved in {path.name})."))
 
     def _autosave(self) -> None:
         if self.autosave is None:

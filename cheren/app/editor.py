@@ -23,11 +23,9 @@ from cheren.engine.game import Game
 from cheren.engine.opening import initial_position
 from cheren.engine.position import Position, Status, Supply
 from cheren.files import (
-    PositionError,
     PositionProblem,
     PositionRecord,
     canonical,
-    open_position,
     position_code,
     position_problems,
     write_position_file,
@@ -354,11 +352,17 @@ class EditorController:
         return self._say(Feedback("ok", f"Saved as {Path(path).name}."))
 
     def load(self, ref: str | Path) -> Feedback:
-        """A library name, a position file or save, or a position code."""
+        """A library name, a position file or save, a position code, or a game save (its
+        current position); anything else is refused with the reason."""
+        from cheren.files.position_saves import SaveError
+        from cheren.study.game_saves import open_position_or_game
+
         try:
-            record = open_position(ref, self.scenario)
-        except PositionError as exc:
+            record = open_position_or_game(ref, self.scenario)
+        except SaveError as exc:
             return self._say(Feedback("refused", str(exc)))
+        except OSError as exc:
+            return self._say(Feedback("refused", f"cannot open {ref}: {exc.strerror or exc}"))
         self._set_record(record)
         return self._say(Feedback("ok", f"Opened {record.title}."), "game", "selection")
 

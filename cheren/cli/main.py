@@ -10,6 +10,13 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from cheren.cli import runs
+from cheren.cli.checks import (
+    Parser,
+    UsageError,
+    check_port,
+    check_seed,
+)
 from cheren.files.outputs import STDOUT, check_output, write_output
 from cheren.files.position_model import PositionFileModel
 from cheren.scenario import ScenarioError, Side, load_scenario
@@ -60,9 +67,10 @@ def _cmd_render(args: argparse.Namespace) -> int:
     from cheren.files import load_position
     from cheren.render.svg import render_svg
 
+    check_seed(args.seed)
     check_output(args.out, force=args.force)
     s = load_scenario(args.scenario)
-    position = load_position(args.position, s) if args.position else initial_position(s, seed=args.seed)
+    position = load_position(args.position, s) if args.position is not None else initial_position(s, seed=args.seed)
     write_output(args.out, render_svg(s, position))
     if args.out != STDOUT:
         print(f"wrote {args.out}")
@@ -84,7 +92,7 @@ def _cmd_positions(args: argparse.Namespace) -> int:
         record = open_position(args.name, s)
     else:
         records = library(s)
-    if args.name:
+    if args.name is not None:
         p = record.position
         if args.code:
             print(position_code(p))
@@ -156,155 +164,6 @@ def _check_positions(s: Any, names: Sequence[str]) -> int:
     return 1 if blocking else 0
 
 
-def _cmd_simulate(args: argparse.Namespace) -> int:
-    from contextlib import nullcontext
-
-    from cheren.players.cluster import dask_executor
-    from cheren.players.simulate import (
-        FailedGame,
-        Run,
-        SimulationInterrupted,
-        read_run,
-        simulate,
-        summary,
-        write_results,
-    )
-
-    _budgeted(args)
-    _check_bots(args.allied, args.italian)
-    _check_count("--games", args.games, 1)
-    _check_jobs(args.jobs)
-    variants = _check_variants(args.variant)
-    if args.batch is not None:
-        _check_count("--batch", args.batch, 1)
-    done: list[Any] = []
-    failed_before: list[FailedGame] = []
-    if args.resume:
-        done, run = read_run(args.resume)
-        if run is None:
-            raise UsageError(f"{args.resume}: written by an older cheren without its run's record; cannot resume it")
-        for name, mine in (("games", args.games), ("seed", args.seed), ("allied", args.allied),
-                           ("italian", args.italian)):
-            if getattr(run, name) != mine and mine != _DEFAULTS[name]:
-                raise UsageError(f"--resume: the file's run has {name} {getattr(run, name)!r}, not {mine!r}")
-        args.games, args.seed, args.allied, args.italian = run.games, run.seed, run.allied, run.italian
-        if variants and sorted(variants) != sorted(run.variants):
-            raise UsageError(f"--resume: the file's run has variants {run.variants!r}, not {sorted(variants)!r}")
-        variants = list(run.variants)
-        failed_before = run.failed
-    out = args.out or args.resume
-    if out:
-        check_output(out, force=args.force or (out == args.resume))
-    todo = sorted(set(range(args.games)) - {r.index for r in done} - {f.index for f in failed_before})
-    failed: list[FailedGame] = []
-    interrupted = False
-    with dask_executor(args.dask, args.jobs) if args.dask else nullcontext(None) as executor:
-        try:
-            results = simulate(
-                args.games, args.seed, args.allied, args.italian, executor=executor, jobs=args.jobs,
-                scenario_dir=args.scenario, keep_log=args.logs, progress=not args.quiet, batch=args.batch,
-                only=todo, failed=failed, variants=variants,
-            )
-        except SimulationInterrupted as stop:
-            results, failed, interrupted = stop.results, stop.failed, True
-    results = sorted([*done, *results], key=lambda r: r.index)
-    failed = sorted([*failed_before, *failed], key=lambda f: f.index)
-    partial = interrupted or len(results) + len(failed) < args.games
-    if out:
-        run = Run(args.games, args.seed, args.allied, args.italian, args.logs, partial, failed, sorted(variants))
-        write_results(results, out, run)
-        if out != STDOUT:
-            print(f"wrote {len(results)} games to {out}" + (" (partial: --resume it to finish)" if partial else ""),
-                  file=sys.stderr)
-    head = []
-    if partial:
-        head.append(f"PARTIAL: {len(results)} of {args.games} games finished (interrupted)")
-    for f in failed:
-        head.append(f"failed: game {f.index} (seed {f.seed}): {f.error}")
-    text = summary(results)
-    print("\n".join([*head, text]), file=sys.stdout if out != STDOUT else sys.stderr)
-    if interrupted:
-        return 130
-    return 3 if failed else 0
-
-
-_DEFAULTS = {"games": 100, "seed": 0, "allied": "random", "italian": "random"}
-
-
-def _cmd_analyse(args: argparse.Namespace) -> int:
-    from cheren.files import open_position
-    from cheren.render.report_html import report_page
-    from cheren.study.analysis.evaluate import evaluate
-    from cheren.study.analysis.report import analyse
-
-    if args.bot:
-        args.allied = args.italian = args.bot
-    _budgeted(args)
-    _check_bots(args.allied, args.italian)
-    _check_count("--games", args.games, 0)
-    _check_jobs(args.jobs)
-    for path in (args.out, args.report):
-        if path:
-            check_output(path, force=args.force)
-    s = load_scenario(args.scenario)
-    record = open_position(args.position, s)
-    report = analyse(record.position)
-    print(report.explain())
-    evaluation = None
-    if args.games:
-        evaluation = evaluate(
-            record.position, args.games, allied=args.allied, italian=args.italian, seed=args.seed, jobs=args.jobs,
-            label=record.title, progress=not args.quiet,
-        )
-        print()
-        print(evaluation.explain())
-    if args.out:
-        data = {"position": record.name, "title": record.title, "date": record.date.isoformat(),
-                **(evaluation.to_json() if evaluation is not None else {"games": 0}),
-                "report": report.to_json()}
-        write_output(args.out, json.dumps(data, indent=1) + "\n")
-        print(f"wrote {args.out}")
-    if args.report:
-        write_output(args.report, report_page(f"{record.title} ({record.date:%d %B %Y})", report, evaluation))
-        print(f"wrote {args.report}")
-    return 0
-
-
-class UsageError(ValueError):
-    """A command line that asks for something impossible (exit status 2)."""
-
-
-def _check_bots(*names: str) -> None:
-    from cheren.players.bots import make_bot
-
-    for name in names:
-        try:
-            make_bot(name, 0)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-
-
-def _budgeted(args: argparse.Namespace) -> None:
-    """--budget N: the planning bots (lookahead, planner) on either side weigh N plans a Movement phase."""
-    budget = getattr(args, "budget", None)
-    if budget is None:
-        return
-    if budget < 1:
-        raise UsageError(f"--budget must be 1 or more, not {budget}")
-    for attr in ("allied", "italian"):
-        if getattr(args, attr) in ("lookahead", "planner"):
-            setattr(args, attr, f"{getattr(args, attr)}:{budget}")
-
-
-def _check_variants(names: list[str] | None) -> list[str]:
-    from cheren.scenario.variants import VariantError, check_variants
-
-    try:
-        return sorted(check_variants(names or [], "--variant"))
-    except VariantError as exc:
-        raise UsageError(str(exc)) from None
-
-
 def _cmd_variants(args: argparse.Namespace) -> int:
     from cheren.scenario.variants import VARIANTS
 
@@ -320,47 +179,12 @@ def _cmd_variants(args: argparse.Namespace) -> int:
     return 0
 
 
-def _cmd_compare_variants(args: argparse.Namespace) -> int:
-    from cheren.study.analysis.variants_compare import compare_variants, report_markdown
-
-    _check_bots(args.allied, args.italian)
-    _check_count("--games", args.games, 1)
-    _check_jobs(args.jobs)
-    names = _check_variants(args.variant) or None
-    for target in (args.out, args.chart):
-        if target:
-            check_output(target, force=args.force)
-    comparison = compare_variants(names, games=args.games, seed=args.seed, allied=args.allied,
-                                  italian=args.italian, jobs=args.jobs, progress=not args.quiet,
-                                  scenario_dir=args.scenario)
-    text = report_markdown(comparison, chart=args.chart)
-    if args.chart:
-        from cheren.study.analysis.variants_compare import write_chart
-
-        write_chart(comparison, args.chart)
-    if args.out:
-        write_output(args.out, text)
-        if args.out != STDOUT:
-            print(f"wrote {args.out}", file=sys.stderr)
-    else:
-        print(text)
-    return 0
-
-
-def _check_count(flag: str, value: int, least: int) -> None:
-    if value < least:
-        raise UsageError(f"{flag} must be {least} or more, not {value}")
-
-
-def _check_jobs(jobs: int) -> None:
-    most = 4 * (os.cpu_count() or 1)
-    if not 1 <= jobs <= most:
-        raise UsageError(f"--jobs must be from 1 to {most} (four per CPU of this machine), not {jobs}")
-
-
 def _cmd_launch(args: argparse.Namespace) -> int:
     from cheren.app.launch import LaunchError, launch
 
+    check_port(args.port)
+    if args.dir is not None and os.path.exists(args.dir) and not os.path.isdir(args.dir):
+        raise UsageError(f"--dir {args.dir}: is a file; give a folder (it is made if it does not exist)")
     try:
         return launch(args.command, args.dir, args.port, not args.no_browser)
     except LaunchError as exc:
@@ -374,7 +198,7 @@ def _cmd_lessons(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cheren", description=__doc__)
+    parser = Parser(prog="cheren", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
     v = sub.add_parser("validate", help="check a scenario directory and summarise it")
@@ -449,9 +273,11 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--out", help="write the report and the play-outs' statistics here as JSON")
     an.add_argument("--report", help="write one self-contained HTML page (map, report, charts) here")
     an.add_argument("--force", action="store_true", help="replace --out and --report if they exist")
+    an.add_argument("--resume", metavar="FILE", help="finish the play-outs an interrupted analysis kept in FILE "
+                    "(Ctrl-C writes one and names it); the play-outs already there are kept")
     an.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
     an.add_argument("--quiet", action="store_true", help="no progress bar")
-    an.set_defaults(func=_cmd_analyse)
+    an.set_defaults(func=runs.cmd_analyse)
 
     sim = sub.add_parser("simulate", help="play many bot-against-bot games and summarise them")
     sim.add_argument("--games", type=int, default=100, help="how many games (default 100)")
@@ -480,7 +306,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--variant", action="append", metavar="NAME",
                      help="switch an optional rule on (repeatable; `cheren variants` lists them)")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
-    sim.set_defaults(func=_cmd_simulate)
+    sim.set_defaults(func=runs.cmd_simulate)
 
     va = sub.add_parser("variants", help="list the optional rules (variants), or show one")
     va.add_argument("name", nargs="?", help="a variant to show in full")
@@ -497,9 +323,11 @@ def build_parser() -> argparse.ArgumentParser:
     cv.add_argument("--out", help="write the report (Markdown) here instead of standard output")
     cv.add_argument("--chart", help="write the chart (PNG) here (needs the analysis extra: matplotlib)")
     cv.add_argument("--force", action="store_true", help="replace --out and --chart if they exist")
+    cv.add_argument("--resume", metavar="FILE", help="finish the games an interrupted comparison kept in FILE "
+                    "(Ctrl-C writes one and names it); the games already there are kept")
     cv.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
     cv.add_argument("--quiet", action="store_true", help="no progress bar")
-    cv.set_defaults(func=_cmd_compare_variants)
+    cv.set_defaults(func=runs.cmd_compare_variants)
     return parser
 
 

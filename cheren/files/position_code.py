@@ -233,6 +233,8 @@ def parse_position_code(code: str, scenario: Scenario) -> Position:
         label = r.take(4, "a hex label (4 digits)")
         if not label.isdigit():
             raise r.fail("a hex label (4 digits)", start)
+        if "00" in (label[:2], label[2:]):
+            raise r.fail("a hex label with its column and row from 01", start)
         h = Hex.from_label(label)
         if h not in s.playable:
             raise r.fail(f"a playable hex; {label} is not one", start)
@@ -335,7 +337,7 @@ def parse_position_code(code: str, scenario: Scenario) -> Position:
         postponed=postponed,
         delayed=delayed,
     )
-    problems = errors(position)
+    problems = errors(position, mid_phase=True)  # a code may be taken at any moment of play
     if problems:
         raise PositionError(
             [Problem(SOURCE, None, str(p), p.hex.label if p.hex is not None else None) for p in problems]

@@ -116,7 +116,11 @@ def build_record(model: PositionFileModel, s: Scenario, source: str) -> Position
             continue
         _place(s, units[uid], placement, where, fail)
         provenance[uid] = placement.provenance
-    for list_name, status in (("eliminated", Status.ELIMINATED), ("to_arrive", Status.POOL)):
+    for list_name, status in (
+        ("eliminated", Status.ELIMINATED),
+        ("to_arrive", Status.POOL),
+        ("off_map", Status.OFF_MAP),
+    ):
         for i, ref in enumerate(getattr(model, list_name)):
             uid = _unit(s, ref, f"{list_name}[{i}]", fail)
             if uid is not None and claim(uid, f"{list_name}[{i}]"):
@@ -167,7 +171,7 @@ def build_record(model: PositionFileModel, s: Scenario, source: str) -> Position
             continue
         if s.units[uid].type.air and has_arrived(position, uid):
             unit.status = Status.OFF_MAP
-    for problem in errors(position):
+    for problem in errors(position, mid_phase=model.mid_phase):
         at = placed_where.get(problem.unit or "")
         if at is None and (problem.unit is not None or problem.hex is not None):
             at = "units"
@@ -357,6 +361,8 @@ def dump_position_file(record: PositionRecord) -> str:
         f"phase: {p.phase.value}",
         f"seed: {p.dice.seed}",
     ]
+    if errors(p) and not errors(p, mid_phase=True):
+        lines.insert(-1, "mid_phase: true")
     expected_chits, expected_dice = _expected(p)
     if p.dice != expected_dice:
         lines.append(f'dice_state: "{p.dice.state:#x}"')
@@ -380,7 +386,7 @@ def dump_position_file(record: PositionRecord) -> str:
         if u.steps_lost:
             lines.append(f"    steps: {d.steps - u.steps_lost}")
         if u.supply is not None:
-            lines.append(f"    supply: {u.supply.value}")
+            lines.append(f"    supply: {_q(u.supply.value)}")  # YAML reads a bare no as false
         if u.defected:
             lines.append("    defected: true")
         prov = record.provenance.get(uid)
@@ -390,6 +396,9 @@ def dump_position_file(record: PositionRecord) -> str:
     for list_name, status in (("eliminated", Status.ELIMINATED), ("to_arrive", Status.POOL)):
         names = [s.units[uid].name for uid in s.units if p.units[uid].status is status]
         lines += _list(list_name, names)
+    # off the map without a word only once its arrival phase is over (see build_record)
+    early = [s.units[u].name for u in s.units if p.units[u].status is Status.OFF_MAP and not has_arrived(p, u)]
+    lines += _list("off_map", early, empty=False)
     lines += _list("allied_control", sorted(p.allied_control))
     lines += _list("garrisons_released", [s.garrison_areas[a].name for a in sorted(p.released)])
     lines += _list("postponed", [s.units[u].name for u in s.units if u in p.postponed], empty=False)

@@ -38,6 +38,8 @@ def open_position(ref: str | Path, scenario: Scenario | None = None) -> Position
     code, opened with what is known about it (title, date, narrative for files)."""
     s = _scenario(scenario)
     text = str(ref).strip()
+    if not text:
+        raise PositionError([Problem("position", None, "empty: give a library name, a position file or a code")])
     if isinstance(ref, str) and text.startswith(PREFIX) and "/" not in text and not text.endswith((".yaml", ".json")):
         position = parse_position_code(text, s)
         return PositionRecord(

@@ -11,11 +11,22 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, field_validator, model_validator
 
+from cheren.hexes import parse_label
 from cheren.scenario.models import Phase, Provenance, Side, Strict
 
-HexText = Annotated[str, Field(pattern=r"^\d{4}$", description="hex label CCRR, e.g. 1708 (write it in quotes)")]
+
+def _real_label(value: str) -> str:
+    parse_label(value)  # '0000', '1100': four digits, yet no hex (columns and rows count from 01)
+    return value
+
+
+HexText = Annotated[
+    str,
+    Field(pattern=r"^\d{4}$", description="hex label CCRR, e.g. 1708 (write it in quotes)"),
+    AfterValidator(_real_label),
+]
 UnitRef = Annotated[str, Field(min_length=1, description="a counter id or its printed name, e.g. '5 Ind'")]
 
 
@@ -145,6 +156,16 @@ class PositionFileModel(Strict):
     garrisons_released: list[str] = Field(default_factory=list, description="released garrison areas (6.0)")
     postponed: list[UnitRef] = Field(default_factory=list, description="took the later arrival option (8.4)")
     delayed: list[UnitRef] = Field(default_factory=list, description="arrivals waiting for a free town (8.1, 8.2)")
+    off_map: list[UnitRef] = Field(
+        default_factory=list,
+        description="the air unit waiting off the map, in its arrival phase once it has arrived (11.3; "
+        "later it is off the map whenever the file does not place it)",
+    )
+    mid_phase: bool = Field(
+        False,
+        description="taken in the middle of its phase (a game's position): a stack may stand over its limit "
+        "until the phase ends (3.1)",
+    )
     chits: Chits | None = None
 
     @model_validator(mode="before")

@@ -98,13 +98,23 @@ def has_arrived(position: Position, uid: str) -> bool:
     return due is None or moment_index(position.turn, position.side, position.phase) > due
 
 
-def position_problems(position: Position, *, warnings: bool = True, next_check: bool = False) -> list[PositionProblem]:
+def is_due(position: Position, uid: str) -> bool:
+    """Has the unit's arrival phase begun?  In that phase itself the unit may still wait in the
+    pool or already be placed (the air unit off the map, 11.3): the game places it during the phase."""
+    due = arrival_moment(position, uid)
+    return due is None or moment_index(position.turn, position.side, position.phase) >= due
+
+
+def position_problems(
+    position: Position, *, warnings: bool = True, next_check: bool = False, mid_phase: bool = False
+) -> list[PositionProblem]:
     """Every problem of the position, errors first, each with its rule and, where it has one,
     its hex.  ``next_check`` adds what the next supply check would change as the units stand
     (12.7: an empty town handed over; 12.4, 12.6: a unit marked Low, or Low turned to No): the
     editor and the review of historical positions ask for it; an exercise may set such a
-    position up on purpose."""
-    out = _errors(position)
+    position up on purpose.  ``mid_phase``: the position may be taken in the middle of its phase
+    (a game's position), where a stack may stand over its limit until the phase ends (3.1)."""
+    out = _errors(position, mid_phase=mid_phase)
     if warnings and not any(p.severity == "error" for p in out):
         out += _warnings(position, next_check)
     return out
@@ -116,13 +126,16 @@ def position_problems(position: Position, *, warnings: bool = True, next_check: 
 STRUCTURAL = frozenset({"1.1", "2.3", "9.0", "9.1", "11.3", "12.4"})
 
 
-def errors(position: Position, *, only: frozenset[str] | None = None) -> list[PositionProblem]:
-    """The errors alone; ``only`` keeps those of these rules (see :data:`STRUCTURAL`)."""
-    out = [p for p in _errors(position) if p.severity == "error"]
+def errors(
+    position: Position, *, only: frozenset[str] | None = None, mid_phase: bool = False
+) -> list[PositionProblem]:
+    """The errors alone; ``only`` keeps those of these rules (see :data:`STRUCTURAL`);
+    ``mid_phase`` as in :func:`position_problems`."""
+    out = [p for p in _errors(position, mid_phase=mid_phase) if p.severity == "error"]
     return out if only is None else [p for p in out if p.rule in only]
 
 
-def _errors(p: Position) -> list[PositionProblem]:
+def _errors(p: Position, *, mid_phase: bool = False) -> list[PositionProblem]:
     s = p.scenario
     out: list[PositionProblem] = []
 
@@ -166,7 +179,7 @@ def _errors(p: Position) -> list[PositionProblem]:
                 None,
                 uid,
             )
-        if unit.status is Status.OFF_MAP and not has_arrived(p, uid):
+        if unit.status is Status.OFF_MAP and not is_due(p, uid):
             error("11.3", f"{d.name} arrives on turn {_arrival_turn(p, uid)}; it is not in play yet", None, uid)
     for h, units in sorted(p.stacks().items()):
         sides = {p.units[u].side for u in units}
@@ -176,7 +189,9 @@ def _errors(p: Position) -> list[PositionProblem]:
             # 3.1 is enforced at the end of every phase but Reinforcement, so only the phasing
             # side's stacks at the start of its Movement phase may still be over the limit.
             # At the set-up itself (5.0) nothing has been enforced yet.
-            if not (side is p.side and p.phase is Phase.MOVEMENT) and not _is_setup_moment(p):
+            # In the middle of a phase, stacks built during it stand until its end.
+            start_checked = not (side is p.side and p.phase is Phase.MOVEMENT) and not _is_setup_moment(p)
+            if start_checked and not mid_phase:
                 value = stack_value(p, h, side)
                 limit = s.hexes[h].stack_limit
                 if value > limit:
@@ -223,7 +238,7 @@ def _warnings(p: Position, next_check: bool) -> list[PositionProblem]:
         out.append(PositionProblem("warning", rule, message, h, unit, subject))
 
     for uid, unit in p.units.items():
-        if unit.status in (Status.MAP, Status.ELIMINATED) and not has_arrived(p, uid):
+        if unit.status in (Status.MAP, Status.ELIMINATED) and not is_due(p, uid):
             d = s.units[uid]
             warn("8.0", f"{d.name} is in play before its arrival on turn {_arrival_turn(p, uid)}", unit.hex, uid)
     for h, units in sorted(p.stacks().items()):

@@ -9,17 +9,12 @@ request, the action log that replays the game.
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import random
 import statistics
 from collections import Counter
 from collections.abc import Callable, Iterable
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 from cheren.engine.actions import action_from_json
@@ -27,6 +22,18 @@ from cheren.engine.game import Game
 from cheren.engine.position import Position, Status, chit_key
 from cheren.players.bots import make_bot
 from cheren.players.progress_bar import Progress, game_progress, plain_progress
+from cheren.players.results_file import (
+    RESULTS_FORMAT,
+    FailedGame,
+    GameResult,
+    Run,
+    game_seeds,
+    read_results,
+    read_run,
+    results_csv,
+    results_json,
+    write_results,
+)
 from cheren.players.views import SideSeat
 from cheren.scenario import Scenario, Side, load_scenario
 from cheren.scenario.variants import check_variants
@@ -39,26 +46,6 @@ def _scenario(directory: str | None) -> Scenario:
     if key not in _SCENARIOS:
         _SCENARIOS[key] = load_scenario(directory)
     return _SCENARIOS[key]
-
-
-@dataclass
-class GameResult:
-    index: int
-    seed: int
-    allied_bot: str
-    italian_bot: str
-    allied_vp: int
-    level: str
-    winner: str  # "allied", "italian" or "draw"
-    allied_steps_lost: int
-    italian_steps_lost: int
-    actions: int
-    control: list[list[str]] = field(default_factory=list)  # allied-held towns after each game turn
-    log: list[dict[str, Any]] | None = None
-    # steps lost by cause ("stacking" 3.1, "attrition" 12.6, "combat" 8.1/11.x, "other"), per side
-    losses: dict[str, dict[str, int]] = field(default_factory=dict)
-    first_turn: int = 1  # the turn play started in (``control`` holds one entry per turn from it)
-    variants: list[str] = field(default_factory=list)  # the optional rules on (cheren.scenario.variants)
 
 
 def loss_cause(first_rule: str) -> str:
@@ -78,11 +65,6 @@ def step_losses(game: Game) -> dict[str, dict[str, int]]:
         for loss in entry.losses:
             out[loss.side.value][loss_cause(loss.rules[0] if loss.rules else "")] += loss.steps
     return {side: dict(sorted(causes.items())) for side, causes in out.items()}
-
-
-def game_seeds(seed: int, games: int) -> list[int]:
-    rng = random.Random(seed)
-    return [rng.getrandbits(31) for _ in range(games)]
 
 
 def steps_remaining(game: Game, side: Side) -> int:
@@ -187,15 +169,6 @@ Task = tuple[
 ]
 
 
-@dataclass
-class FailedGame:
-    """A game that could not be played to its end (its worker crashed, or the game raised)."""
-
-    index: int
-    seed: int
-    error: str
-
-
 class SimulationInterrupted(Exception):
     """Ctrl-C or SIGTERM during a run: the games finished so far (in game order) and the failures."""
 
@@ -209,7 +182,7 @@ def _play(args: Task) -> GameResult | FailedGame:
     try:
         return play_game(*args)
     except Exception as exc:  # one game's failure must not cost the others (reported as failed)
-        return FailedGame(args[0], args[1], f"{type(exc).__name__}: {str(exc)[:300]}")
+        return FailedGame(args[0], args[1], f"{type(exc).__name__}: {str(exc)[:300]}", list(args[9]))
 
 
 def _play_batch(batch: list[Task]) -> list[GameResult | FailedGame]:
@@ -323,7 +296,7 @@ def _run_pool(
         group = suspects.pop()
         again = _run_batches([[t] for t in group], None, jobs, take)
         if len(again) == 1:
-            take(FailedGame(again[0][0], again[0][1], "the worker process running this game died"))
+            take(FailedGame(again[0][0], again[0][1], "the worker process running this game died", list(again[0][9])))
         elif again:
             half = len(again) // 2
             suspects += [again[:half], again[half:]]
@@ -358,12 +331,32 @@ def _run_batches(
 
 
 def _quiet_worker() -> None:
-    """Workers leave Ctrl-C to the parent (a terminal sends it to the whole group) and end at
-    once on SIGTERM, whatever handler they inherited."""
+    """Workers leave Ctrl-C to the parent (a terminal sends it to the whole group), end at once
+    on SIGTERM, whatever handler they inherited, and end when their parent is gone."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    die_with_parent()
+
+
+def die_with_parent(poll: float = 0.5) -> None:
+    """End this worker process soon after its parent ends, however the parent ended (a SIGKILL
+    runs no clean-up: without this its workers would play on as orphans).  A daemon thread
+    watches the parent's process id: an orphan is adopted by another process, so the id changes."""
+    import os
+    import threading
+    import time
+
+    parent = os.getppid()
+
+    def watch() -> None:
+        while True:
+            time.sleep(poll)
+            if os.getppid() != parent:
+                os._exit(1)  # nothing to save: the parent that would take the results is gone
+
+    threading.Thread(target=watch, name="cheren-parent-watch", daemon=True).start()
 
 
 def _stop(pool: Executor) -> None:
@@ -378,6 +371,11 @@ def _stop(pool: Executor) -> None:
         if proc.is_alive():
             proc.kill()
             proc.join(timeout=1)
+    # let the pool's own thread see its workers gone and close its pipes now: left running, it
+    # races the interpreter's exit and prints a traceback there ("Exception ignored in threading")
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        manager.join(timeout=5)
 
 
 def replay_result(result: GameResult, scenario: Scenario) -> Game:
@@ -430,91 +428,10 @@ def _loss_lines(rows: list[GameResult]) -> list[str]:
     return lines
 
 
-RESULTS_FORMAT = "cheren-results"
-
-
-@dataclass
-class Run:
-    """What a results file says about its run, so ``--resume`` can finish it."""
-
-    games: int
-    seed: int
-    allied: str
-    italian: str
-    keep_log: bool = False
-    partial: bool = False
-    failed: list[FailedGame] = field(default_factory=list)
-    variants: list[str] = field(default_factory=list)
-
-
-def results_json(results: list[GameResult], run: Run | None = None) -> str:
-    data: Any = [asdict(r) for r in results]
-    if run is not None:
-        data = {"format": RESULTS_FORMAT, "version": 1,
-                "run": {k: v for k, v in asdict(run).items() if k != "failed"},
-                "failed": [asdict(f) for f in run.failed], "games": data}
-    return json.dumps(data, indent=1) + "\n"
-
-
-def _cell(value: Any) -> Any:
-    """A CSV cell a spreadsheet will not run as a formula (=, +, -, @ lead a formula)."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
-
-
-def results_csv(results: list[GameResult]) -> str:
-    buf = io.StringIO()
-    fields = [k for k in asdict(results[0]) if k not in ("control", "log", "losses")] if results else []
-    writer = csv.DictWriter(buf, fieldnames=[*fields, "control_by_turn", "losses"])
-    writer.writeheader()
-    for r in results:
-        row = {k: _cell(v) for k, v in asdict(r).items() if k in fields}
-        row["control_by_turn"] = _cell(json.dumps(r.control))
-        row["losses"] = _cell(json.dumps(r.losses))
-        writer.writerow(row)
-    return buf.getvalue()
-
-
-def write_results(results: list[GameResult], path: str | Path, run: Run | None = None) -> None:
-    """Write results as JSON (with the run's record when given) or CSV, atomically; ``-`` is
-    standard output (JSON)."""
-    from cheren.files.outputs import write_output
-
-    csv_file = str(path) != "-" and Path(path).suffix.lower() == ".csv"
-    write_output(path, results_csv(results) if csv_file else results_json(results, run))
-
-
-def read_results(path: str | Path) -> list[GameResult]:
-    return read_run(path)[0]
-
-
-def read_run(path: str | Path) -> tuple[list[GameResult], Run | None]:
-    """The games of a results file and, for files this version writes, its run record.  A file
-    that is not such a file is refused with a clear message (ValueError)."""
-    from cheren.files.position_saves import SaveError, parse_json_object, read_save
-
-    text = read_save(path)
-    try:
-        data: Any = json.loads(text)
-    except (ValueError, RecursionError):
-        raise SaveError(f"{path}: not a JSON results file (CSV results cannot be resumed)") from None
-    run = None
-    if isinstance(data, dict):
-        raw = parse_json_object(text, str(path))
-        if raw.get("format") != RESULTS_FORMAT or not isinstance(raw.get("run"), dict):
-            raise SaveError(f"{path}: not a cheren results file")
-        try:
-            run = Run(**raw["run"], failed=[FailedGame(**f) for f in raw.get("failed", [])])
-        except TypeError as exc:
-            raise SaveError(f"{path}: run: {exc}") from None
-        data = raw.get("games")
-    if not isinstance(data, list):
-        raise SaveError(f"{path}: games: must be a list")
-    try:
-        return [GameResult(**row) for row in data], run
-    except TypeError as exc:
-        raise SaveError(f"{path}: games: {exc}") from None
-
-
 stderr_progress = plain_progress  # the name this module gave it before cheren.players.progress_bar
+# results and their files live in cheren.players.results_file; these names stay importable from here
+__all__ = [
+    "RESULTS_FORMAT", "FailedGame", "GameResult", "Run", "SimulationError", "SimulationInterrupted", "game_seeds",
+    "play_game", "read_results", "read_run", "redeal_hidden", "replay_result", "results_csv", "results_json",
+    "simulate", "summary", "write_results",
+]

@@ -6,11 +6,17 @@ of a decision, comes back exactly, and a tampered log is refused with the action
 from __future__ import annotations
 
 import json
+import re
+import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cheren.engine.actions import action_from_json
 from cheren.engine.game import Game, IllegalAction
+from cheren.files.position_files import PositionRecord
+from cheren.files.position_library import _date_of, open_position
+from cheren.files.position_problems import canonical
 from cheren.files.position_saves import (
     SaveError,
     loads,
@@ -20,6 +26,7 @@ from cheren.files.position_saves import (
     write_atomically,
 )
 from cheren.scenario.compiled import Scenario
+from cheren.study.game_file import TreeFile, read_game_file
 from cheren.study.variations import Line, Study, TreeError
 
 FORMAT = "cheren-game"
@@ -63,6 +70,65 @@ def load_game(path: str | Path, scenario: Scenario) -> Game:
     return loads_game(read_save(path), scenario, source=str(path))
 
 
+@dataclass
+class Autosave:
+    """What the app finds in its autosave: the study to take up, or what is wrong with the file
+    (said to the player) and whether the app may go on autosaving to that name."""
+
+    study: Study | None
+    problem: str | None = None
+    keep_saving: bool = True
+
+
+def take_up_autosave(path: str | Path, scenario: Scenario) -> Autosave:
+    """The game autosaved in ``path``.  A file that cannot be taken up, for whatever reason, is
+    moved aside (never deleted) and the app starts a new game: the message names the file, the
+    reason and where it is kept.  If it cannot even be moved, it stays and autosave is off."""
+    p = Path(path)
+    if not p.exists() and not p.is_symlink():
+        return Autosave(None)
+    try:
+        return Autosave(load_study(p, scenario))
+    except SaveError as exc:
+        reason = str(exc).removeprefix(f"{p}: ")
+    except Exception as exc:  # a fault of cheren's own must not keep the app from opening either
+        reason = f"{type(exc).__name__}: {str(exc)[:300]} (a fault in cheren: please report it with the file)"
+    try:
+        aside = _aside(p)
+        p.rename(aside)
+    except OSError as exc:
+        return Autosave(None, f"The autosaved game {p.name} could not be read ({reason}), nor moved aside "
+                              f"({exc.strerror or exc}): it stays as it is, this new game is not autosaved.", False)
+    return Autosave(None, f"The autosaved game {p.name} could not be read ({reason}); it is kept as {aside.name} "
+                          "and a new game starts.")
+
+
+def _aside(path: Path) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for n in range(1, 1000):
+        name = path.with_name(f"{path.stem}.unreadable-{stamp}{'' if n == 1 else f'-{n}'}{path.suffix}")
+        if not name.exists() and not name.is_symlink():
+            return name
+    raise OSError(f"too many unreadable copies of {path.name} beside it")
+
+
+def open_position_or_game(ref: str | Path, scenario: Scenario) -> PositionRecord:
+    """What the editor opens: anything :func:`cheren.files.open_position` opens (a library name,
+    a position file or save, a code) and a game save or autosave, whose current line's position
+    it takes."""
+    text = str(ref).strip()
+    path = Path(text)
+    if text and path.suffix == ".json" and path.exists():
+        raw_text = read_save(path)
+        raw = parse_json_object(raw_text, str(path))
+        if raw.get("format") == FORMAT:
+            game = loads_game(raw_text, scenario, source=str(path))
+            name = re.sub(r"[^a-z0-9-]+", "-", path.stem.lower()).strip("-") or "game"
+            return PositionRecord(name=name, title=f"{path.name}: {game.status()}",
+                                  date=_date_of(scenario, game.turn), position=canonical(game.position))
+    return open_position(ref, scenario)
+
+
 def load_study(path: str | Path, scenario: Scenario) -> Study:
     """The whole tree of a save; a save without one (version 1) is a study of one line."""
     return loads_study(read_save(path), scenario, source=str(path))
@@ -82,32 +148,21 @@ def loads_study(text: str, scenario: Scenario, source: str = "<game>") -> Study:
             f"{source}: version: this cheren reads game files of versions 1 to {VERSION}, "
             f"the file is version {str(version)[:20]!r}"
         )
-    for key in ("seed", "start", "actions", "final"):
-        if key not in raw:
-            raise SaveError(f"{source}: {key}: required field is missing")
-    seed = raw["seed"]
-    if type(seed) is not int or not 0 <= seed < 2**63:
-        raise SaveError(f"{source}: seed: must be a whole number from 0 to 2^63 - 1")
-    variants = raw.get("variants", [])
-    if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
-        raise SaveError(f"{source}: variants: must be a list of variant names")
+    data = read_game_file(raw, source)
     from cheren.scenario.variants import VariantError
 
     try:
-        scenario = scenario.with_variants(variants)
+        scenario = scenario.with_variants(data.variants)
     except VariantError as exc:
         raise SaveError(f"{source}: {exc}") from None
-    start = loads(json.dumps(raw["start"]), scenario, source=f"{source}: start")
-    if not isinstance(raw["actions"], list):
-        raise SaveError(f"{source}: actions: must be a list")
-    tree = raw.get("tree")
-    if version == 1 or tree is None:
-        game = Game(scenario, seed, start)
-        _replay(game, raw["actions"], f"{source}: actions")
+    start = loads(json.dumps(data.start), scenario, source=f"{source}: start")
+    if version == 1 or data.tree is None:
+        game = Game(scenario, data.seed, start)
+        _replay(game, data.actions, f"{source}: actions")
         study = Study(game)
     else:
-        study = _study(scenario, seed, start, tree, f"{source}: tree")
-    if position_to_dict(study.game.position) != raw["final"]:
+        study = _study(scenario, data.seed, start, data.tree, f"{source}: tree")
+    if position_to_dict(study.game.position) != data.final:
         raise SaveError(
             f"{source}: final: replaying the actions does not give the saved position "
             "(the file was edited, or made with different rules)"
@@ -126,45 +181,18 @@ def _replay(game: Game, actions: Any, where: str, first: int = 0) -> None:
             raise SaveError(f"{where}[{i}]: {str(exc)[:300]}") from None
 
 
-def _study(scenario: Scenario, seed: int, start: Any, tree: Any, where: str) -> Study:
-    """A study from the ``tree`` of a version-2 save: every line checked and replayed."""
-    if not isinstance(tree, dict) or not isinstance(tree.get("lines"), list) or not tree["lines"]:
-        raise SaveError(f"{where}: must hold a non-empty list of lines")
+def _study(scenario: Scenario, seed: int, start: Any, tree: TreeFile, where: str) -> Study:
+    """A study from the ``tree`` of a version-2 save (its fields and shape already checked,
+    :func:`cheren.study.game_file.check_tree`): every line replayed through the gate."""
     lines: list[Line] = []
-    names: set[str] = set()
-    for k, data in enumerate(tree["lines"]):
-        at = f"{where}.lines[{k}]"
-        if not isinstance(data, dict):
-            raise SaveError(f"{at}: a line is a JSON object")
-        name, parent, branch, luck = data.get("name"), data.get("parent"), data.get("at"), data.get("luck", "same")
-        if not isinstance(name, str) or not name or len(name) > 60 or name in names:
-            raise SaveError(f"{at}.name: a line needs a name of its own (1 to 60 characters)")
-        if parent is not None and parent not in names:
-            raise SaveError(f"{at}.parent: {str(parent)[:60]!r} is not a line listed before it")
-        if (parent is None) != (not lines) or type(branch) is not int or branch < 0 or luck not in ("same", "new"):
-            raise SaveError(f"{at}: the first line is the main line (no parent, at 0); every other branches "
-                            "from an earlier one at a whole number of actions, with luck 'same' or 'new'")
-        reseeds = data.get("reseeds", {})
-        if not isinstance(reseeds, dict):
-            raise SaveError(f"{at}.reseeds: must be an object")
+    for k, data in enumerate(tree.lines):
         try:
-            seeds = {int(i): s for i, s in reseeds.items() if type(s) is int and 0 <= s < 2**63}
-        except ValueError:
-            raise SaveError(f"{at}.reseeds: keys are action numbers") from None
-        if len(seeds) != len(reseeds):
-            raise SaveError(f"{at}.reseeds: seeds are whole numbers from 0 to 2^63 - 1")
-        if not isinstance(data.get("actions"), list):
-            raise SaveError(f"{at}.actions: must be a list")
-        try:
-            actions = [action_from_json(a) for a in data["actions"]]
-        except ValueError as exc:
-            raise SaveError(f"{at}.actions: {str(exc)[:300]}") from None
-        lines.append(Line(name, parent, branch, luck, actions, seeds))
-        names.add(name)
-    current = tree.get("current")
-    if current not in names:
-        raise SaveError(f"{where}.current: must name one of the lines")
+            actions = [action_from_json(a) for a in data.actions]
+        except (ValueError, TypeError, KeyError) as exc:
+            raise SaveError(f"{where}.lines[{k}].actions: {str(exc)[:300]}") from None
+        reseeds = {int(i): s for i, s in data.reseeds.items()}
+        lines.append(Line(data.name, data.parent, data.at, data.luck, actions, reseeds))
     try:
-        return Study.from_lines(scenario, seed, start, lines, current)
+        return Study.from_lines(scenario, seed, start, lines, tree.current)
     except (TreeError, IllegalAction) as exc:
         raise SaveError(f"{where}: {str(exc)[:400]}") from None

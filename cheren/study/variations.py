@@ -18,37 +18,25 @@ keeps the whole tree (:mod:`cheren.study.game_saves`, version 2).
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any
 
 from cheren.engine.actions import Action
 from cheren.engine.dice import Dice
 from cheren.engine.game import Game
 from cheren.hexes import Hex
 from cheren.scenario.models import Side
+from cheren.study.line import Line, Luck
 from cheren.study.overlays import Overlay
 
-Luck = Literal["same", "new"]
+__all__ = ["MAIN", "Line", "LineComparison", "Luck", "Study", "TreeError"]
+
 MAIN = "main"
 UNDO_STEPS = 500  # a rebuilt line can undo this many of its last actions
 
 
 class TreeError(ValueError):
     """A tree operation that cannot be done (an unknown line, deleting the main line ...)."""
-
-
-@dataclass
-class Line:
-    """One line of play: ``actions`` come after the first ``at`` actions of ``parent``'s history;
-    ``reseeds`` maps an action number (counted from the start of the game) to the seed the dice
-    take just before that action (new luck)."""
-
-    name: str
-    parent: str | None
-    at: int
-    luck: Luck = "same"
-    actions: list[Action] = field(default_factory=list)
-    reseeds: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -103,13 +91,18 @@ class Study:
     def from_lines(cls, scenario: Any, seed: int, start: Any, lines: list[Line], current: str) -> Study:
         """A study from its lines (a save's tree): every line is replayed through the gate now, so
         a line that does not replay is refused (TreeError naming it and the action)."""
+        from cheren.study.tree_replay import ReplayError, replay_tree
+
         study = cls.__new__(cls)
         study.scenario, study.seed, study.start = scenario, seed, start.copy()
         study.lines = {line.name: line for line in lines}
         study.current = current
         study._games = {}
-        for line in lines:
-            study._games[line.name] = study.build(line.name)
+        try:
+            game = replay_tree(scenario, seed, study.start, lines, current, UNDO_STEPS)
+        except ReplayError as exc:
+            raise TreeError(str(exc)) from None
+        study._games[current] = game  # the other lines' games are built when asked for
         return study
 
     # -- where we are ----------------------------------------------------------------------------
@@ -141,13 +134,16 @@ class Study:
     def history(self, name: str) -> tuple[list[Action], dict[int, int]]:
         """A line's whole history from the start of the game: its actions and its reseeds."""
         self.sync()
-        line = self.line(name)
-        if line.parent is None:
-            return list(line.actions), dict(line.reseeds)
-        actions, reseeds = self.history(line.parent)
-        prefix = actions[: line.at]
-        kept = {i: s for i, s in reseeds.items() if i < line.at}
-        return [*prefix, *line.actions], {**kept, **line.reseeds}
+        chain = [self.line(name)]
+        while chain[-1].parent is not None:  # a loop, not a recursion: lines may nest thousands deep
+            chain.append(self.lines[chain[-1].parent])
+        actions: list[Action] = []
+        reseeds: dict[int, int] = {}
+        for line in reversed(chain):
+            del actions[line.at :]
+            actions += line.actions
+            reseeds = {i: s for i, s in reseeds.items() if i < line.at} | line.reseeds
+        return actions, reseeds
 
     def branch_point(self, name: str) -> int:
         """How many actions of its history the line shares with its parent (0 for the main line)."""
@@ -221,8 +217,18 @@ class Study:
             self._games.pop(n, None)
 
     def descendants(self, name: str) -> list[str]:
-        children = [n for n, line in self.lines.items() if line.parent == name]
-        return [x for c in children for x in (c, *self.descendants(c))]
+        """Every line branching from ``name``, from lines branching from those, and so on."""
+        children: dict[str, list[str]] = {}
+        for n, line in self.lines.items():
+            if line.parent is not None:
+                children.setdefault(line.parent, []).append(n)
+        out: list[str] = []
+        todo = list(reversed(children.get(name, [])))
+        while todo:
+            n = todo.pop()
+            out.append(n)
+            todo += reversed(children.get(n, []))
+        return out
 
     def promote(self, name: str) -> None:
         """Make ``name`` the main line; every other line keeps its history and hangs from the

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +26,7 @@ from cheren.engine.position import Position
 from cheren.files import position_code
 from cheren.players.bots import STRONGEST
 from cheren.players.progress_bar import Progress
-from cheren.players.simulate import GameResult, simulate
+from cheren.players.simulate import FailedGame, GameResult, simulate
 from cheren.scenario.compiled import Scenario
 
 Z95 = 1.959963984540054
@@ -258,11 +258,15 @@ def evaluate(
     jobs: int = 1,
     progress: Progress | bool | None = None,
     on_result: Callable[[GameResult], None] | None = None,
+    only: Iterable[int] | None = None,
+    failed: list[FailedGame] | None = None,
 ) -> Evaluation:
     """Play ``position`` out ``games`` times (after ``plan``, actions applied through the gate in
     each play-out) and gather the results.  The same seed gives the same play-outs.  The bots
     default to the strongest (:data:`cheren.players.bots.STRONGEST`, rated in docs/bots.md);
-    every report names the bots, the games and the intervals (:meth:`Evaluation.caption`)."""
+    every report names the bots, the games and the intervals (:meth:`Evaluation.caption`).
+    ``only`` and ``failed`` are :func:`cheren.players.simulate.simulate`'s: play only those
+    play-outs (finishing an interrupted run), and collect the play-outs that fail rather than raise."""
     p = position.position if isinstance(position, Game) else position
     s = p.scenario
     if plan:
@@ -282,6 +286,8 @@ def evaluate(
         plan=[a.to_json() for a in plan] or None,
         viewer=viewer,
         on_result=on_result,
+        only=only,
+        failed=failed,
     )
     return ev
 

@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cheren.players.simulate import GameResult, simulate
+from cheren.players.simulate import FailedGame, GameResult, SimulationInterrupted, simulate
+from cheren.scenario import load_scenario
 from cheren.scenario.variants import VARIANTS, check_variants
 from cheren.study.analysis.evaluate import wilson
 
@@ -85,14 +86,32 @@ def compare_variants(
     jobs: int = 1,
     progress: bool = False,
     scenario_dir: str | None = None,
+    done: Iterable[GameResult] = (),
+    failed: list[FailedGame] | None = None,
 ) -> VariantComparison:
-    """Play the standard rules and each variant (default: all) on the same seeds."""
+    """Play the standard rules and each variant (default: all) on the same seeds.
+
+    ``done``: games already played (an interrupted run's), kept and not played again; ``failed``
+    collects the games that fail (else they raise).  Ctrl-C raises
+    :class:`~cheren.players.simulate.SimulationInterrupted` with every game finished so far, of
+    every rule set."""
     chosen = sorted(check_variants(names)) if names is not None else list(VARIANTS)
     sets = [RuleSet(STANDARD)] + [RuleSet(n) for n in chosen]
+    kept = list(done)
+    finished: list[GameResult] = []
+    base = set(load_scenario(scenario_dir).variants)  # a game's record lists these too
     for rule_set in sets:
-        variants = () if rule_set.name == STANDARD else (rule_set.name,)
-        rule_set.results = simulate(games, seed, allied, italian, jobs=jobs, progress=progress,
-                                    scenario_dir=scenario_dir, variants=variants)
+        variants = [] if rule_set.name == STANDARD else [rule_set.name]
+        before = [r for r in kept if r.variants == sorted(base | set(variants))]
+        lost = {f.index for f in failed or [] if f.variants == variants}
+        todo = sorted(set(range(games)) - {r.index for r in before} - lost)
+        try:
+            new = simulate(games, seed, allied, italian, jobs=jobs, progress=progress, scenario_dir=scenario_dir,
+                           variants=variants, only=todo, failed=failed)
+        except SimulationInterrupted as stop:
+            raise SimulationInterrupted([*finished, *before, *stop.results], stop.failed) from None
+        rule_set.results = sorted([*before, *new], key=lambda r: r.index)
+        finished += rule_set.results
     return VariantComparison(games, seed, allied, italian, sets)
 
 
@@ -147,9 +166,7 @@ def chart_figure(c: VariantComparison) -> Any:
 
 
 def write_chart(c: VariantComparison, path: str | Path) -> None:
+    from cheren.files.outputs import write_output
     from cheren.study.analysis.charts import to_png
 
-    target = Path(path)
-    partial = target.with_name(target.name + ".partial")
-    partial.write_bytes(to_png(chart_figure(c)))
-    partial.replace(target)  # whole or not at all
+    write_output(path, to_png(chart_figure(c)))  # whole or not at all, and only over a regular file

@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from cheren.engine.position import Position
+from cheren.files.position_code import PREFIX as CODE_PREFIX
 from cheren.files.position_files import PositionError, build_record
-from cheren.files.position_library import _date_of, open_position
+from cheren.files.position_library import _date_of, library_names, open_position
 from cheren.files.position_model import PositionFileModel
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.errors import Problem
-from cheren.scenario.loader import validate_model
+from cheren.scenario.loader import inside, validate_model
 from cheren.scenario.models import Side
 from cheren.scenario.safe_yaml import YamlInputError, parse, read_text
 from cheren.study.lessons.model import Exercise, InlinePosition, LessonFileModel
@@ -121,10 +122,7 @@ def _build(lesson: Lesson, exercise: Exercise, s: Scenario) -> Position:
     ref = exercise.position
     try:
         if isinstance(ref, str):
-            target: str | Path = ref
-            if lesson.path is not None and (lesson.path.parent / ref).is_file():
-                target = lesson.path.parent / ref  # a position file next to the lesson
-            return open_position(target, s).position
+            return open_position(_lesson_position_ref(lesson, ref, s, where), s).position
         problems: list[Problem] = []
         model = validate_model(PositionFileModel, _file_data(ref, exercise, s), lesson.source, problems)
         if model is None:
@@ -135,6 +133,23 @@ def _build(lesson: Lesson, exercise: Exercise, s: Scenario) -> Position:
             [Problem(lesson.source, f"{where}.{p.field}" if p.field else where, p.message, p.hex)
              for p in exc.problems]
         ) from None
+
+
+def _lesson_position_ref(lesson: Lesson, ref: str, s: Scenario, where: str) -> str | Path:
+    """A lesson's position comes from the library, a code, or a file beside the lesson (in its
+    folder or below): a lesson handed over by someone else reads nothing else on the machine."""
+    text = ref.strip()
+    if text.startswith(CODE_PREFIX) or text in library_names(s):
+        return text
+    beside = inside(lesson.path.parent, text) if lesson.path is not None else None
+    if beside is not None and beside.is_file():
+        return beside
+    known = ", ".join(library_names(s))
+    raise LessonError([Problem(
+        lesson.source, where,
+        f"{ref!r} is not a library position ({known}), a position code or a position file beside the lesson; "
+        "a lesson reads no other file",
+    )])
 
 
 def _file_data(inline: InlinePosition, exercise: Exercise, s: Scenario) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BeforeValidator, Field, model_validator
+from pydantic import BeforeValidator, Discriminator, Field, Tag, model_validator
 
 from cheren.files.position_model import HexText as _HexText
 from cheren.files.position_model import UnitRef, _quoted_hex
@@ -196,11 +196,25 @@ class InlinePosition(Strict):
     chits: dict[str, Any] | None = None
 
 
+def _position_kind(value: Any) -> str:
+    # one branch by the value's shape, so an inline position's own mistakes are the ones named;
+    # the tags read as type names, which error messages leave out
+    return "dict[InlinePosition]" if isinstance(value, dict | InlinePosition) else "Reference"
+
+
+PositionRef = Annotated[
+    Annotated[str, Tag("Reference")] | Annotated[InlinePosition, Tag("dict[InlinePosition]")],
+    Discriminator(_position_kind),
+]
+
+
 class Exercise(Strict):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     title: Text
     goal: Text = Field(description="what the learner must do, in words")
-    position: str | InlinePosition = Field(description="a library name, a position file, a code, or inline")
+    position: PositionRef = Field(
+        description="a library name, a position file beside the lesson, a code, or inline"
+    )
     side: Side = Field(description="the side the learner plays; the other side passes")
     rules: list[RuleNumber] = Field(default_factory=list)
     setup: list[Step] = Field(default_factory=list, description="steps played before the learner starts")

@@ -37,7 +37,7 @@ class Progress:
     path: Path | None = None
     stars: dict[str, int] = field(default_factory=dict)
     solved: dict[str, str] = field(default_factory=dict)
-    problem: str | None = None  # why the file could not be read (then it is never written)
+    problem: str | None = None  # why the file could not be read or written (then it is not written again)
 
     @classmethod
     def open(cls, path: str | Path | None = None) -> Progress:
@@ -60,12 +60,21 @@ class Progress:
         return key in self.solved
 
     def save(self) -> None:
+        """Write the file; one that cannot be written (a read-only folder, a full disk) becomes
+        ``problem``, a warning: the exercise still counts as solved for this session."""
         if self.path is None or self.problem is not None:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         entries = {k: {"stars": self.stars.get(k, 0), "solved": self.solved[k]} for k in sorted(self.solved)}
         data = {"format": FORMAT, "version": VERSION, "exercises": entries}
-        write_output(self.path, json.dumps(data, indent=1) + "\n")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self.path.exists() and not self.path.is_file():
+                raise OSError(f"{self.path}: not a regular file")
+            write_output(self.path, json.dumps(data, indent=1) + "\n")
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            self.problem = (f"progress file {self.path}: cannot be written ({reason}); "
+                            "this session's progress is kept in memory only")
 
 
 def load_progress(path: str | Path) -> Progress:
