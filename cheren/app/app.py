@@ -3,6 +3,7 @@
     from cheren.app import App
     App()                      # a new game of the bundled scenario, hot-seat
     App(game, bot=my_bot, bot_side=Side.ITALIAN)
+    App(position="agordat")    # a library position (or a code, or a file), opened for study
 
 ``app.board`` (:class:`~cheren.app.board.Board`) is the whole state, for scripts and tests; every
 widget calls one of its controllers, and the app only redraws what the board says changed."""
@@ -19,10 +20,12 @@ from cheren.app.analysis_panel import AnalysisPanel
 from cheren.app.board import Board
 from cheren.app.combat_view import CombatView
 from cheren.app.game_panel import GamePanel
+from cheren.app.hidden_info import Seating
 from cheren.app.lines_panel import LinesPanel
 from cheren.app.map import MapWidget
 from cheren.app.map_overlays import OVERLAYS
 from cheren.app.play_view import PlayView
+from cheren.app.position_view import PositionView
 from cheren.app.rules_panel import RulesPanel
 from cheren.app.widgets import button, panel
 from cheren.engine.game import Game
@@ -30,7 +33,8 @@ from cheren.hexes import Hex
 from cheren.scenario.models import Side
 from cheren.study.map_intents import Feedback
 
-PANELS = ("stack", "decision", "attack", "bot", "overlays", "analysis", "lines", "chits", "rules", "log", "game")
+PANELS = ("decision", "attack", "position", "lines", "stack", "bot", "analysis", "overlays", "chits", "rules", "log",
+          "game")
 
 
 class App:
@@ -47,11 +51,16 @@ class App:
         board: Board | None = None,
         show: Collection[str] | None = None,
         autosave: str | Path | None = None,
+        position: str | Path | None = None,
+        seating: Seating | None = None,
     ) -> None:
         """``board``: show this board instead of a new one (lesson mode); ``show``: show only these
         side panels (of :data:`PANELS`; default all); ``autosave``: keep the game in this file after
         every change and take it up again from there (a page reload in Voila starts the notebook
-        afresh, and finds the game where it was)."""
+        afresh, and finds the game where it was); ``position``: open this library position, code
+        or file (in analysis unless ``seating`` says "hot-seat"); ``seating``: "analysis" (one
+        person studies both sides, no curtain) or "hot-seat" (two players, a curtain between; the
+        default for a game)."""
         import ipywidgets as w
 
         shown = set(PANELS if show is None else show)
@@ -64,7 +73,10 @@ class App:
 
                 game = Game(load_scenario(), seed=seed)
             board = Board(game, bot=bot, bot_side=bot_side)
+            board.hidden.seating = seating or "hot-seat"
         self.board = b = board
+        if position is not None:
+            b.positions.open(position, seating=seating or "analysis")
         self.map = MapWidget(b, width, height)
         self.status = w.HTML()
         self.status.add_class("cheren-status")
@@ -72,6 +84,7 @@ class App:
         self.hint.add_class("cheren-hint")
         self.feedback = w.HTML()
         self.feedback.add_class("cheren-feedback")
+        self.position_view = PositionView(b)
         self.play_view = PlayView(b)
         self.combat_view = CombatView(b)
         self.game_panel = GamePanel(b, save_path, bot)
@@ -86,14 +99,14 @@ class App:
         self.curtain = w.VBox([self.curtain_text, self.curtain_button],
                               layout=w.Layout(padding="40px", align_items="center"))
         self.curtain.add_class("cheren-curtain")
-        self.widget = w.VBox([w.HTML(panels.CSS), self.status, self.hint, self.curtain, self.body],
-                             layout=w.Layout(width="100%"))
+        self.widget = w.VBox([w.HTML(panels.CSS), self.status, self.hint, self.position_view.picker, self.curtain,
+                              self.body], layout=w.Layout(width="100%"))
         self.widget.add_class("cheren-app")
         self.autosave = Path(autosave) if autosave is not None else None
         if self.autosave is not None:
             self._restore(self.autosave)
         b.subscribe(self._changed)
-        self._changed({"game", "selection", "feedback", "overlays"})
+        self._changed({"game", "selection", "feedback", "overlays", "position"})
 
     # -- the layout ----------------------------------------------------------------------------
     def _map_column(self) -> Any:
@@ -106,7 +119,8 @@ class App:
         self.hover_info = w.HTML()
         self.hover_info.add_class("cheren-hover")
         self.hover_info.layout = w.Layout(flex="1 1 auto", margin="0 8px", overflow="hidden")
-        toolbar = w.HBox([self.map.toolbar, self.hover_info, self.undo_button, self.redo_button, self.end_button],
+        toolbar = w.HBox([self.map.toolbar, self.hover_info, self.position_view.open_button, self.undo_button,
+                          self.redo_button, self.end_button],
                          layout=w.Layout(align_items="center", padding="4px 6px"))
         map_box = w.VBox([self.map.widget], layout=w.Layout(width="100%", align_items="center"))
         map_box.add_class("cheren-map-box")
@@ -131,9 +145,10 @@ class App:
             "stack": pv.stack_panel,
             "decision": pv.decision_panel,
             "attack": self.combat_view.panel,
+            "position": self.position_view.panel,
             "overlays": panel("Overlays", [grid, self.key], "cheren-overlays"),
             "analysis": panel("Analysis", [self.analysis.widget], "cheren-analysis-panel"),
-            "lines": panel("Lines", [self.lines.widget], "cheren-lines-panel"),
+            "lines": panel("Moves & lines", [self.lines.widget], "cheren-lines-panel"),
             "bot": pv.bot_panel,
             "chits": pv.chits_panel,
             "rules": panel("Rules", [self.rules.widget], "cheren-rules-panel"),
@@ -198,8 +213,12 @@ class App:
             self.undo_button.disabled = not b.game.can_undo()
             self.redo_button.disabled = not b.game.can_redo()
             self.end_button.disabled = b.game.over
+        self.position_view.changed(what)
+        self.lines.changed(what)
         self.play_view.changed(what)
         self.combat_view.changed(what)
+        if "game" in what:
+            self.game_panel.show_mode()
         if "overlays" in what:
             for key, box in self.overlay_boxes.items():
                 box.value = key in b.overlays.on
@@ -220,7 +239,8 @@ class App:
             return
         self.curtain_text.value = (
             f"<h3>Hand over to the {panels.esc(side.adjective)} player</h3>"
-            "<p>The game is hidden so that neither player sees the other's chits.</p>"
+            "<p>The game is hidden so that neither player sees the other's chits. "
+            "Studying alone? Pick <b>Study</b> under <i>Game · Who plays</i>: no curtains.</p>"
         )
         self.curtain_button.description = f"I am the {side.adjective} player: show the game"
         self.curtain.layout.display = "flex"

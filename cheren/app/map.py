@@ -122,9 +122,10 @@ class MapWidget:
         self.canvas.set_view(view.centred(x, y, self.canvas.width, self.canvas.height))
 
     def _key(self, key: str, shift: bool = False, ctrl: bool = False, meta: bool = False) -> None:
-        escape = getattr(self.controller, "escape", None)
-        if key == "Escape" and escape is not None:
-            escape()  # drop the selection (and an attack being lined up)
+        # the canvas keeps the keys pressed while it has the focus: hand them to the mode
+        handler = getattr(self.controller, "key", None)
+        if handler is not None and not (ctrl or meta):
+            handler(key)
 
     # -- mouse ---------------------------------------------------------------------------------
     def hex_at(self, x: float, y: float) -> Any:

@@ -37,7 +37,12 @@ class PlayView:
         self.chits = w.HTML()
         self.chit_plays = w.VBox()
         self.chit_plays.add_class("cheren-chit-plays")
-        self.chits_panel = panel("Chits", [self.chits, self.chit_plays], "cheren-chits")
+        self.hide_hands = w.Checkbox(value=False, indent=False, description="hide the hands (only the side to act's)")
+        self.hide_hands.add_class("cheren-hide-hands")
+        self.hide_hands.observe(
+            lambda change: b.hidden.set_hide_hands(bool(change["new"])) if change["new"] != b.hidden.hide_hands
+            else None, "value")
+        self.chits_panel = panel("Chits", [self.hide_hands, self.chits, self.chit_plays], "cheren-chits")
 
         self.bot_list = w.HTML()
         self.bot_list.add_class("cheren-bot-moves")
@@ -58,6 +63,8 @@ class PlayView:
         if what & {"game", "selection"}:
             self._stack()
         if "game" in what:
+            self.hide_hands.layout.display = "flex" if b.hidden.seating == "analysis" else "none"
+            self.hide_hands.value = b.hidden.hide_hands
             self.log.value = panels.log_html(b)
             self.chits.value = panels.chits_html(b)
             self._chit_plays()

@@ -1,0 +1,151 @@
+"""The study board in a real browser (issue 30), in `cheren app` (notebooks/app.ipynb in Voila):
+a position opened from the toolbar's picker (a library position, then a pasted code) is studied
+without a curtain, both hands shown, its question and narrative beside the map; played hot-seat
+instead, it opens behind a curtain whose text is readable (WCAG AA contrast)."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from playwright.sync_api import expect
+
+from cheren import load_scenario
+from cheren.app.position_view import library_label
+from cheren.engine.position import chit_key
+from cheren.files import open_position, position_code
+from cheren.scenario import Scenario, Side
+from tests.browser.conftest import TIMEOUT_MS
+from tests.browser.test_app_landing_browser import open_app
+
+expect.set_options(timeout=TIMEOUT_MS)
+CONTRAST = """(sel) => { const box = document.querySelector(sel);
+  const lum = (c) => { const [r, g, b] = c.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number).map(v => {
+      v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const bg = getComputedStyle(box).backgroundColor;
+  return [...box.querySelectorAll('h3, p')].map(el => { const fg = getComputedStyle(el).color;
+    const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x); return (a + 0.05) / (b + 0.05); }); }"""
+
+
+@cache
+def scenario() -> Scenario:
+    return load_scenario()
+
+
+def hand(name: str, side: Side) -> list[str]:
+    s = scenario()
+    p = open_position(name, s).position
+    return [s.chits[chit_key(c)].name for c in p.chits.hands[side]]
+
+
+def open_from_library(page: Any, name: str, *, play: bool = False) -> None:
+    page.locator("button.cheren-open-position").first.click()
+    picker = page.locator(".cheren-picker").first
+    expect(picker).to_be_visible()
+    picker.locator(".cheren-library select").select_option(label=library_label(open_position(name, scenario())))
+    expect(picker.locator(".cheren-library-detail")).to_contain_text(open_position(name, scenario()).title)
+    picker.locator(".cheren-open-seating button", has_text="Play it" if play else "Study it").click()
+    picker.locator("button.cheren-open-go").click()
+    expect(page.locator(".cheren-feedback").first).to_contain_text("Opened")
+
+
+def test_voila_opens_agordat_for_study_without_a_curtain_and_a_code(page: Any, voila_url: str) -> None:
+    open_app(page, voila_url)
+    open_from_library(page, "agordat")
+    record = open_position("agordat", scenario())
+    panel = page.locator(".cheren-position-panel").first
+    expect(panel).to_contain_text(record.title)
+    expect(panel).to_contain_text(record.sources[0][:30])
+    expect(page.locator(".cheren-curtain").first).to_be_hidden()
+    expect(page.locator(".cheren-bar").first).to_have_attribute("data-turn", "2")
+    chits = page.locator(".cheren-chits").first
+    for side in Side:
+        for name in hand("agordat", side):
+            expect(chits).to_contain_text(name)
+    # the Italian chit window opens the position: answer it, and the Allies act, still no curtain
+    page.locator(".cheren-answer-pass_chit:visible").first.click()
+    expect(page.locator(".cheren-bar").first).to_have_attribute("data-pending", "0")
+    expect(page.locator(".cheren-curtain").first).to_be_hidden()
+    expect(page.locator(".cheren-body").first).to_be_visible()
+
+    # a code pasted into the picker
+    other = open_position("cheren-first-assault", scenario())
+    page.locator("button.cheren-open-position").first.click()
+    page.locator(".cheren-open-code input").first.fill(position_code(other.position))
+    page.locator("button.cheren-open-code-go").first.click()
+    expect(page.locator(".cheren-feedback").first).to_contain_text("Opened a position from its code")
+    expect(page.locator(".cheren-bar").first).to_have_attribute("data-turn", str(other.position.turn))
+    expect(page.locator(".cheren-picker").first).to_be_hidden()
+    assert not page.evaluate("() => document.querySelector('.cheren-open-code input').value")
+    # nonsense is refused with the reason, and the position on the board stays
+    page.locator("button.cheren-open-position").first.click()
+    page.locator(".cheren-open-code input").first.fill("C1-nonsense")
+    page.locator("button.cheren-open-code-go").first.click()
+    expect(page.locator(".cheren-feedback .cheren-msg.refused").first).to_contain_text("Could not open")
+    expect(page.locator(".cheren-bar").first).to_have_attribute("data-turn", str(other.position.turn))
+
+
+def test_voila_agordat_played_hot_seat_opens_behind_a_readable_curtain(page: Any, voila_url: str) -> None:
+    open_app(page, voila_url)
+    open_from_library(page, "agordat", play=True)
+    curtain = page.locator(".cheren-curtain").first
+    expect(curtain).to_be_visible()
+    expect(curtain).to_contain_text("Hand over to the Italian player")
+    expect(page.locator(".cheren-body").first).to_be_hidden()
+    ratios = page.evaluate(CONTRAST, ".cheren-curtain")
+    assert ratios and min(ratios) >= 4.5, ratios  # WCAG AA for normal text
+    page.locator(".cheren-reveal").first.click()
+    expect(page.locator(".cheren-chits").first).to_contain_text(hand("agordat", Side.ITALIAN)[0])
+
+
+def end_phase(page: Any, rows: Any) -> None:
+    """One End phase as an action of the line (clicked again after the stacking warning of 3.1)."""
+    before = rows.count()
+    for _ in range(3):
+        page.locator("button.cheren-end-phase").first.click()
+        try:
+            expect(rows).to_have_count(before + 1, timeout=5_000)
+            return
+        except AssertionError:
+            continue
+    expect(rows).to_have_count(before + 1)
+
+
+def test_voila_the_move_list_steps_with_the_arrow_keys_and_branches_at_an_earlier_move(
+    page: Any, voila_url: str
+) -> None:
+    open_app(page, voila_url)
+    open_from_library(page, "agordat")
+    rows = page.locator(".cheren-moves .cheren-move")
+    expect(rows).to_have_count(1)  # the start only
+    page.locator(".cheren-answer-pass_chit:visible").first.click()
+    expect(rows).to_have_count(2)
+    end_phase(page, rows)
+    end_phase(page, rows)
+    on = page.locator(".cheren-moves .cheren-move.on")
+    expect(on).to_have_attribute("data-n", "3")
+    page.locator(".cheren-move[data-n='1'] .cheren-move-go").click()
+    expect(on).to_have_attribute("data-n", "1")
+    expect(page.locator(".cheren-move[data-n='3']")).to_have_class("cheren-move ahead")
+    page.keyboard.press("ArrowRight")
+    expect(on).to_have_attribute("data-n", "2")
+    page.keyboard.press("ArrowLeft")
+    expect(on).to_have_attribute("data-n", "1")
+    page.keyboard.press("End")
+    expect(on).to_have_attribute("data-n", "3")
+    page.keyboard.press("Home")
+    expect(on).to_have_attribute("data-n", "0")
+    expect(page.locator(".cheren-bar").first).to_have_attribute("data-pending", "1")  # the Italian window again
+    # the keys work with the map focused too
+    page.locator("canvas.cheren-map").first.click(position={"x": 4, "y": 4})
+    page.keyboard.press("ArrowRight")
+    expect(on).to_have_attribute("data-n", "1")
+    # branch at an earlier move: the new line starts after move 1 and the main line keeps its 3
+    page.locator("button.cheren-branch").first.click()
+    line = page.locator(".cheren-line[data-line='line 1']")
+    expect(line).to_have_attribute("data-current", "1")
+    expect(line).to_contain_text("from main after 1")
+    expect(page.locator(".cheren-line[data-line='main']")).to_contain_text("3 actions")
+    expect(rows).to_have_count(2)
+    expect(page.locator(".cheren-move[data-n='1'] .cheren-move-branch")).to_contain_text("main")
