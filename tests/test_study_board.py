@@ -322,3 +322,46 @@ def test_the_hide_the_hands_box_shows_in_analysis_only(scenario: Scenario) -> No
     box.value = True
     assert app.board.hidden.hide_hands and f"<b>{panels.esc(allied[0])}</b>" not in app.play_view.chits.value
     assert App(Game(scenario, seed=1)).play_view.hide_hands.layout.display == "none"  # hot-seat play
+
+
+# -- play-outs in the background -------------------------------------------------------------------
+def test_play_outs_run_in_the_background_and_stop_keeps_the_finished_games(scenario: Scenario) -> None:
+    import time
+
+    b = Board(Game(scenario, seed=1))
+    b.positions.open("agordat")
+    seen: list[int] = []
+    b.playouts.watch(lambda: seen.append(b.playouts.done))
+    assert b.playouts.start(200, "random").ok and b.playouts.running
+    assert b.playouts.start(5).kind == "refused"  # one run at a time
+    deadline = time.monotonic() + 120
+    while b.playouts.done < 2:
+        assert time.monotonic() < deadline and b.playouts.running, b.playouts.error
+        time.sleep(0.05)
+    # the board is the user's meanwhile: a click, a move, through the gate as ever
+    from cheren.engine.rules.chits import PassChit
+
+    assert b.decisions.apply(PassChit()).ok
+    mover = next(uid for uid in sorted(b.position.units) if b.play.legal_moves(uid))
+    assert b.play.select(mover).ok and b.play.move_to(sorted(b.play.legal_moves(mover))[0]).ok
+    assert b.playouts.running
+    fb = b.playouts.stop()
+    kept = b.playouts.done
+    assert fb.text == f"Stopped: {kept} of 200 play-outs finished and kept." and kept >= 2
+    b.playouts.wait(30)
+    assert b.playouts.state == "stopped" and b.playouts.done == kept < 200  # nothing came in after Stop
+    assert len(b.playouts.evaluation.vps) == kept  # type: ignore[union-attr]
+    assert seen[-1] == kept and b.playouts.stop().text == "No play-out is running."
+    assert b.playouts.start(0).kind == "refused"
+
+
+def test_the_gauge_says_games_done_the_running_estimate_and_the_bots() -> None:
+    from cheren.app.analysis_panel import gauge_html
+    from cheren.study.analysis.evaluate import evaluate
+
+    assert "0 of 5 play-outs" in gauge_html(None, 5, "idle")
+    ev = evaluate(open_position("agordat").position, 2, allied="random", italian="random", seed=3)
+    running = gauge_html(ev, 10, "running", 4.0)
+    assert "2 of 10 play-outs so far in 4 s" in running and "width:20.0%" in running
+    assert "Allied win" in running and "95% intervals" in running and "random bots on both sides" in running
+    assert "Stopped: 2 of 10 play-outs finished and kept" in gauge_html(ev, 10, "stopped")

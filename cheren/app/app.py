@@ -124,7 +124,13 @@ class App:
                          layout=w.Layout(align_items="center", padding="4px 6px"))
         map_box = w.VBox([self.map.widget], layout=w.Layout(width="100%", align_items="center"))
         map_box.add_class("cheren-map-box")
-        return w.VBox([toolbar, self.feedback, map_box], layout=w.Layout(flex="1 1 auto", min_width="0", width="auto"))
+        # the analysis report takes the map's place in a tab of its own: as wide as it needs
+        self.tabs = w.Tab(children=[map_box, self.analysis.report_box], titles=("Map", "Report"),
+                          layout=w.Layout(width="100%"))
+        self.tabs.add_class("cheren-map-tabs")
+        self.analysis.show_report = lambda: setattr(self.tabs, "selected_index", 1)
+        return w.VBox([toolbar, self.feedback, self.tabs],
+                      layout=w.Layout(flex="1 1 auto", min_width="0", width="auto"))
 
     def _side_panel(self, shown: set[str]) -> Any:
         import ipywidgets as w
@@ -215,6 +221,7 @@ class App:
             self.end_button.disabled = b.game.over
         self.position_view.changed(what)
         self.lines.changed(what)
+        self.analysis.changed(what)
         self.play_view.changed(what)
         self.combat_view.changed(what)
         if "game" in what:

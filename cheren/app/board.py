@@ -14,7 +14,8 @@ each feature a controller and a view in its own module, none subclassing the mai
 * ``board.moves`` (:mod:`cheren.app.moves`): the move list of the current line, stepping through it;
 * ``board.opponent`` (:mod:`cheren.app.opponent`): the bot across the table;
 * ``board.hidden`` (:mod:`cheren.app.hidden_info`): analysis or hot-seat, what each side may see;
-* ``board.positions`` (:mod:`cheren.app.positions`): opening a position for study.
+* ``board.positions`` (:mod:`cheren.app.positions`): opening a position for study;
+* ``board.playouts`` (:mod:`cheren.app.playouts`): playing the position out in the background.
 
 The small interface the features use: ``game``/``position``/``scenario``, ``say`` (set the
 message and tell the listeners), ``notify``, ``changed`` (the game changed: forget what was
@@ -39,6 +40,7 @@ from cheren.app.map_scene import MapScene
 from cheren.app.moves import Moves
 from cheren.app.opponent import Opponent
 from cheren.app.play import Play
+from cheren.app.playouts import PlayOuts
 from cheren.app.positions import Positions
 from cheren.engine.actions import Action
 from cheren.engine.game import Game
@@ -88,6 +90,7 @@ class Board:
         self.lines = Lines(self)
         self.moves = Moves(self)
         self.positions = Positions(self)
+        self.playouts = PlayOuts(self)
         self.map_scene = MapScene(self)
 
     # -- what every feature works through ---------------------------------------------------------

@@ -149,3 +149,88 @@ def test_voila_the_move_list_steps_with_the_arrow_keys_and_branches_at_an_earlie
     expect(page.locator(".cheren-line[data-line='main']")).to_contain_text("3 actions")
     expect(rows).to_have_count(2)
     expect(page.locator(".cheren-move[data-n='1'] .cheren-move-branch")).to_contain_text("main")
+
+
+def test_voila_play_outs_run_in_the_background_the_map_answers_and_stop_keeps_the_games(
+    page: Any, voila_url: str
+) -> None:
+    import statistics
+    import time
+
+    from cheren.app.board import Board
+    from cheren.engine.game import Game
+    from tests.browser.conftest import TIMINGS
+    from tests.browser.test_app_browser import Map
+
+    open_app(page, voila_url)
+    open_from_library(page, "agordat")
+    page.locator(".cheren-answer-pass_chit:visible").first.click()
+    expect(page.locator(".cheren-bar").first).to_have_attribute("data-pending", "0")
+    board = Board(Game.from_position(open_position("agordat", scenario()).position))
+    m = Map(page, board.scene())
+    # Italian stacks: the Allies are to move, so a click on one only looks at it, never moves anything
+    italian = {u.hex for u in board.position.units.values() if u.hex is not None and u.side is Side.ITALIAN}
+    stacks = sorted(italian)[:6]
+
+    def clicks() -> list[float]:
+        out = []
+        for h in stacks:  # each click answered: the selection on the map and in the side panel
+            t0 = time.monotonic()
+            m.click(h)
+            page.wait_for_selector(f".cheren-selected[data-hex='{h.label}']", timeout=TIMEOUT_MS)
+            out.append(time.monotonic() - t0)
+        return out
+
+    idle = clicks()
+    page.locator(".cheren-analysis-panel input[type=number]").first.fill("400")
+    page.locator(".cheren-analysis-panel select").first.select_option("random")
+    page.locator("button.cheren-playout").first.click()
+    gauge = page.locator(".cheren-gauge").first
+    expect(gauge).to_have_attribute("data-state", "running")
+    page.wait_for_function(
+        "() => +document.querySelector('.cheren-gauge').dataset.games >= 1", timeout=120_000)
+    busy = clicks()
+    expect(gauge).to_have_attribute("data-state", "running")  # every click was answered during the run
+    TIMINGS.append(f"Voila, a click on the map answered in {statistics.median(busy) * 1000:.0f} ms while play-outs "
+                   f"run, {statistics.median(idle) * 1000:.0f} ms before (medians of {len(busy)} clicks; "
+                   f"max {max(busy) * 1000:.0f} ms)")
+    page.locator("button.cheren-playout-stop").first.click()
+    expect(gauge).to_have_attribute("data-state", "stopped")
+    kept = int(gauge.get_attribute("data-games") or 0)
+    assert 1 <= kept < 400
+    expect(gauge).to_contain_text(f"Stopped: {kept} of 400 play-outs finished and kept")
+    page.wait_for_timeout(3000)
+    assert int(gauge.get_attribute("data-games") or 0) == kept  # nothing counted after Stop
+    expect(page.locator(".cheren-playout-chart").first).to_be_visible()
+
+
+CLIPPED = """() => { const box = document.querySelector('.cheren-report-box');
+  const edge = box.getBoundingClientRect();
+  const out = [];
+  for (const el of box.querySelectorAll('.cheren-analysis-report table, .cheren-analysis-report h1, '
+                                        + '.cheren-analysis-report h2, .cheren-analysis-report h3')) {
+    const r = el.getBoundingClientRect();
+    if (el.scrollWidth > el.clientWidth + 1 || r.right > edge.right + 1 || r.left < edge.left - 1)
+      out.push(el.tagName + ': ' + el.textContent.slice(0, 40));
+    for (let p = el.parentElement; p && p !== box; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if ((s.overflowX !== 'visible' || s.overflowY !== 'visible') && (p.scrollHeight > p.clientHeight + 1
+          || p.scrollWidth > p.clientWidth + 1)) { out.push('scrolled in ' + p.className); break; }
+    }
+  }
+  return out; }"""
+
+
+def test_voila_the_report_takes_the_maps_place_whole(page: Any, voila_url: str) -> None:
+    open_app(page, voila_url)
+    open_from_library(page, "agordat")
+    page.locator("button.cheren-analyse").first.click()
+    report = page.locator(".cheren-analysis-report").first
+    expect(report).to_be_visible()  # the Report tab comes forward by itself
+    expect(report.locator("table").first).to_be_visible()
+    assert page.locator(".cheren-analysis-report table").count() >= 3
+    assert page.evaluate(CLIPPED) == []
+    box = page.locator(".cheren-report-box").first.bounding_box()
+    assert box is not None and box["width"] >= 600  # the map's width, not a side panel's 330 px
+    page.locator(".cheren-map-tabs .lm-TabBar-tab, .cheren-map-tabs .p-TabBar-tab").first.click()
+    expect(page.locator("canvas.cheren-map").first).to_be_visible()
