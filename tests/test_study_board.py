@@ -42,7 +42,7 @@ def test_a_position_opened_for_study_has_no_curtain_and_shows_both_hands(scenari
         for name in hand_names(b, side):
             assert panels.esc(name) in html, (side, name)
     # any side may act: the Italian passes its window, the Allies move on, no curtain comes up
-    from cheren.engine.rules.chits import PassChit
+    from cheren.engine.actions import PassChit
 
     assert b.decisions.apply(PassChit()).ok
     assert b.game.acting.value == "allied" and b.hidden.curtain is None
@@ -180,7 +180,7 @@ def test_a_new_game_or_a_load_forgets_the_position_opened(scenario: Scenario, tm
 # -- the move list: stepping, branching from an earlier move, compare, delete, promote ------------
 def _agordat_with_three_actions(scenario: Scenario) -> Board:
     """Agordat opened for study; the Italian passes its window, the Allies end two phases."""
-    from cheren.engine.rules.chits import PassChit
+    from cheren.engine.actions import PassChit
 
     b = Board(Game(scenario, seed=1))
     b.positions.open("agordat")
@@ -339,7 +339,7 @@ def test_play_outs_run_in_the_background_and_stop_keeps_the_finished_games(scena
         assert time.monotonic() < deadline and b.playouts.running, b.playouts.error
         time.sleep(0.05)
     # the board is the user's meanwhile: a click, a move, through the gate as ever
-    from cheren.engine.rules.chits import PassChit
+    from cheren.engine.actions import PassChit
 
     assert b.decisions.apply(PassChit()).ok
     mover = next(uid for uid in sorted(b.position.units) if b.play.legal_moves(uid))
