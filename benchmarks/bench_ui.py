@@ -126,6 +126,7 @@ def main() -> None:
     t_busy = median_seconds(select_unit, repeats, setup=deselect)
     done = c.playouts.done
     c.playouts.stop()
+    c.playouts.wait(60)
     rows.append((f"select a unit while play-outs run ({done} games done meanwhile)", t_busy,
                  f"{t_busy / t_svg:.2f} ({t_busy / t_select:.2f} x the idle select)"))
 

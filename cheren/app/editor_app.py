@@ -61,6 +61,8 @@ class EditorApp:
             box.add_class(f"cheren-pool-{side.value}")
             box.observe(self._pool_changed, "value")
         self.picked = w.HTML()
+        self.stack_row = w.HBox()  # every counter of the picked one's hex: any of them may be picked
+        self.stack_row.add_class("cheren-edit-stack")
         self.steps = w.BoundedIntText(min=1, max=4, description="Steps", layout=w.Layout(width="140px"))
         self.steps.observe(self._steps_changed, "value")
         self.supply = w.ToggleButtons(
@@ -115,7 +117,8 @@ class EditorApp:
                     [w.HBox([self.pools[Side.ALLIED], self.pools[Side.ITALIAN]])],
                     "cheren-edit-pools",
                 ),
-                self._panel("Picked counter", [self.picked, self.steps, self.supply, unit_buttons], "cheren-edit-unit"),
+                self._panel("Picked counter", [self.picked, self.stack_row, self.steps, self.supply, unit_buttons],
+                            "cheren-edit-unit"),
                 self._panel(
                     "Towns under Allied control (2.1) · garrisons",
                     [self.towns, *self.garrisons.values()],
@@ -213,8 +216,11 @@ class EditorApp:
 
     def _open(self) -> None:
         ref = self.open_ref.value.strip()
-        if ref:
-            self.controller.load(ref)
+        if ref and self.controller.load(ref).ok:
+            # the code and the file named were the old position's: a save must not overwrite it
+            self.code.value = ""
+            self.path.value = f"my-{self.controller.record.name}.yaml"
+            self.open_ref.value = ""
 
     def _play(self) -> None:
         from cheren.app.app import App
@@ -248,6 +254,7 @@ class EditorApp:
     def _picked_panel(self) -> None:
         c = self.controller
         uid = c.picked
+        self.stack_row.children = self._stack_buttons()
         if uid is None:
             self.picked.value = "<i>Pick a counter from a pool or click one on the map.</i>"
             self.steps.disabled = True
@@ -268,6 +275,21 @@ class EditorApp:
         self.steps.disabled = not on_map
         self.supply.value = unit.supply.value if unit.supply is not None else ""
         self.supply.disabled = not on_map
+
+
+    def _stack_buttons(self) -> list[Any]:
+        w, c = self._w, self.controller
+        stack = c.stack()
+        if len(stack) < 2:
+            return []
+        out: list[Any] = [w.HTML("<small>in this hex:</small>")]
+        for uid in stack:
+            b = w.Button(description=c.name(uid), disabled=uid == c.picked, layout=w.Layout(width="auto"),
+                         tooltip="the picked counter" if uid == c.picked else "pick this counter")
+            b.add_class("cheren-edit-stack-pick")
+            b.on_click(lambda _, u=uid: c.pick(u))
+            out.append(b)
+        return out
 
 
 def _problems_html(c: EditorController) -> str:
