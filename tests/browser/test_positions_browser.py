@@ -98,3 +98,60 @@ def test_voila_opens_a_library_position_and_an_edit_by_clicks_places_a_counter(
         assert time.monotonic() < deadline, "the placed counter never appeared on the editor's map"
         time.sleep(0.1)
     assert not request.node.page_errors, request.node.page_errors
+
+
+RING = """([sel, x, y, r, rgb]) => { const g = document.querySelector(sel).getContext('2d'); let hit = 0;
+  for (let k = 0; k < 24; k++) { const a = 2 * Math.PI * k / 24;
+    const d = g.getImageData(Math.round(x + r * Math.cos(a)), Math.round(y + r * Math.sin(a)), 1, 1).data;
+    if (Math.abs(d[0] - rgb[0]) < 30 && Math.abs(d[1] - rgb[1]) < 30 && Math.abs(d[2] - rgb[2]) < 40) hit++; }
+  return hit; }"""
+
+
+def test_voila_the_editor_picks_any_counter_of_a_stack_and_its_outline_follows(page: Any, voila_url: str) -> None:
+    """Issue 30, item 6: a second click on a stack picks the next counter; the stack's counters are
+    buttons; the outline goes where the counter is put; Open empties the code box and names a
+    new file."""
+    from cheren.app.map_scene import SELECT
+
+    s = load_scenario()
+    page.goto(f"{voila_url}/voila/render/historical_positions.ipynb", timeout=90_000)
+    page.wait_for_selector(EDITOR_CANVAS, timeout=90_000)
+    editor = EditorController(scenario=s)
+    editor.load("agordat")
+    edit = Canvas(page, EDITOR_CANVAS, editor.scene())
+    stack = editor.stack(H("1407"))
+    panel = page.locator(".cheren-edit-unit")
+    edit.click(H("1407"))
+    expect(panel).to_contain_text(s.units[stack[0]].name)
+    edit.click(H("1407"))
+    expect(panel.locator(".info .name")).to_have_text(s.units[stack[1]].name)
+    buttons = page.locator(".cheren-edit-stack-pick")
+    expect(buttons).to_have_count(len(stack))
+    buttons.nth(2).click()
+    expect(panel.locator(".info .name")).to_have_text(s.units[stack[2]].name)
+
+    def ring(h: Hex) -> int:
+        x, y = edit.at(h)
+        radius = 0.9 * edit.scene.layout.size * edit.view.zoom
+        hits: int = page.evaluate(RING, [EDITOR_CANVAS, x, y, radius, list(rgb(SELECT))])
+        return hits
+
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while ring(H("1407")) < 6:
+        assert time.monotonic() < deadline, "the picked stack was never outlined"
+        time.sleep(0.1)
+    edit.click(H("1506"))
+    expect(page.locator(".cheren-editor .cheren-feedback")).to_contain_text("placed in 1506")
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while not (ring(H("1506")) >= 6 and ring(H("1407")) < 3):
+        assert time.monotonic() < deadline, (ring(H("1506")), ring(H("1407")))
+        time.sleep(0.1)
+
+    page.locator(".cheren-edit-code-button").click()
+    code = page.locator(".cheren-edit-code textarea")
+    expect(code).not_to_have_value("")
+    page.locator(".cheren-edit-out input[placeholder='library name, file or code']").fill("cheru")
+    page.locator(".cheren-edit-open").click()
+    expect(page.locator(".cheren-editor .cheren-feedback")).to_contain_text("Opened Cheru")
+    expect(code).to_have_value("")
+    expect(page.locator(".cheren-edit-out input").first).to_have_value("my-cheru.yaml")
