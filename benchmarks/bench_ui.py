@@ -121,8 +121,7 @@ def main() -> None:
     # the same click while the position is played out in the background (cheren.app.playouts):
     # the games run in worker processes at a lower priority, the kernel only waits for them
     c.playouts.start(100_000, "random")
-    while c.playouts.done < 1 and c.playouts.running:
-        time.sleep(0.05)
+    time.sleep(2.0)  # the workers started and playing
     t_busy = median_seconds(select_unit, repeats, setup=deselect)
     done = c.playouts.done
     c.playouts.stop()
