@@ -365,3 +365,24 @@ def test_the_gauge_says_games_done_the_running_estimate_and_the_bots() -> None:
     assert "2 of 10 play-outs so far in 4 s" in running and "width:20.0%" in running
     assert "Allied win" in running and "95% intervals" in running and "random bots on both sides" in running
     assert "Stopped: 2 of 10 play-outs finished and kept" in gauge_html(ev, 10, "stopped")
+
+
+def test_the_editor_opens_on_the_apps_own_map_and_play_from_here_brings_the_position_back() -> None:
+    pytest.importorskip("ipywidgets")
+    from cheren.app import App
+
+    app = App(position="agordat")
+    widgets_before = app.map.widget
+    editor = app.edit()
+    assert app.map.controller is editor.controller and editor.map is app.map  # one map widget
+    assert app.body.children[1] is editor.side_panel and app.end_button.layout.display == "none"
+    editor.controller.pick("alpini_uork_amba")
+    assert editor.controller.click_hex(Hex.from_label("1805")).kind != "refused"
+    assert app.board.position.units["alpini_uork_amba"].hex is None  # the board is not touched yet
+    editor._play()
+    assert app.map.controller is app.board and app.map.widget is widgets_before and app.editor is None
+    assert app.board.position.units["alpini_uork_amba"].hex == Hex.from_label("1805")
+    assert app.board.hidden.seating == "analysis" and "Agordat" in app.position_view.text.value
+    app.edit()
+    app.stop_editing()  # back, unchanged
+    assert app.map.controller is app.board and app.body.children[1] is app.side

@@ -91,8 +91,9 @@ class App:
         self.analysis = AnalysisPanel(b)
         self.lines = LinesPanel(b)
         self.rules = RulesPanel(b)
-        self.body = w.HBox([self._map_column(), self._side_panel(shown)],
-                           layout=w.Layout(width="100%", align_items="flex-start"))
+        self.map_column, self.side = self._map_column(), self._side_panel(shown)
+        self.body = w.HBox([self.map_column, self.side], layout=w.Layout(width="100%", align_items="flex-start"))
+        self.editor: Any = None  # the position editor, while it has the map (Edit position ✎)
         self.body.add_class("cheren-body")
         self.curtain_text = w.HTML()
         self.curtain_button = button("Show the game", "cheren-reveal", b.hidden.reveal, style="primary")
@@ -119,8 +120,13 @@ class App:
         self.hover_info = w.HTML()
         self.hover_info.add_class("cheren-hover")
         self.hover_info.layout = w.Layout(flex="1 1 auto", margin="0 8px", overflow="hidden")
-        toolbar = w.HBox([self.map.toolbar, self.hover_info, self.position_view.open_button, self.undo_button,
-                          self.redo_button, self.end_button],
+        self.edit_button = button("Edit position ✎", "cheren-edit-position", self.edit,
+                                  tooltip="Change the position on the map in the position editor, then study it")
+        self.back_button = button("◂ Back, unchanged", "cheren-edit-back", lambda: self.stop_editing())
+        self.back_button.layout.display = "none"
+        self.play_tools = [self.position_view.open_button, self.edit_button, self.undo_button, self.redo_button,
+                           self.end_button]
+        self.toolbar = toolbar = w.HBox([self.map.toolbar, self.hover_info, *self.play_tools, self.back_button],
                          layout=w.Layout(align_items="center", padding="4px 6px"))
         map_box = w.VBox([self.map.widget], layout=w.Layout(width="100%", align_items="center"))
         map_box.add_class("cheren-map-box")
@@ -168,6 +174,51 @@ class App:
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
+
+    # -- the position editor on the same map ----------------------------------------------------
+    def edit(self) -> Any:
+        """The position on the board, in the position editor, on this map; its Play from here
+        brings the edited position back to the board for study."""
+        from dataclasses import replace
+
+        from cheren.app.editor_app import EditorApp
+        from cheren.files import PositionRecord
+        from cheren.files.position_library import _date_of
+
+        b = self.board
+        opened = b.positions.record
+        record = (replace(opened, position=b.position.copy()) if opened is not None else
+                  PositionRecord("my-position", "A position from the board", _date_of(b.scenario, b.game.turn),
+                                 b.position.copy()))
+        self.editor = EditorApp(record=record, map=self.map, on_play=self._edited,
+                                save_path=f"my-{record.name}.yaml")
+        self._editing(True)
+        return self.editor
+
+    def _edited(self, record: Any, _game: Game) -> None:
+        seating = self.board.hidden.seating
+        self.stop_editing()
+        self.board.positions.show(record, seating=seating)
+
+    def stop_editing(self) -> None:
+        """Back to the board, as it was."""
+        if self.editor is not None:
+            self.editor = None
+            self.map.set_controller(self.board)
+            self._editing(False)
+
+    def _editing(self, on: bool) -> None:
+        for b in self.play_tools:
+            b.layout.display = "none" if on else None
+        self.back_button.layout.display = None if on else "none"
+        feedback = self.editor.feedback if on else self.feedback
+        self.map_column.children = [self.toolbar, feedback, self.tabs]
+        self.body.children = [self.map_column, self.editor.side_panel if on else self.side]
+        self.tabs.selected_index = 0
+        self.hint.value = ('<div class="cheren-hint-line">Editing the position: pick a counter, click a hex to put '
+                           "it there; Play from here brings it back to the board.</div>") if on else ""
+        if not on:
+            self._changed({"game", "selection", "feedback", "overlays", "position"})
 
     # -- autosave ------------------------------------------------------------------------------
     def _restore(self, path: Path) -> None:

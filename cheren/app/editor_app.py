@@ -6,18 +6,21 @@ and Save, Code, Open and Play from here.
     EditorApp("agordat")          # a library name, a position file or a code; blank: the set-up
 
 Every widget calls one :class:`~cheren.app.editor.EditorController` method; the tests drive that
-controller directly."""
+controller directly.  The app opens the editor on its own map (**Edit position ✎**): one map
+widget for studying and editing, ``map=`` and ``on_play=`` say how."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from cheren.app import panels
 from cheren.app.editor import EditorController
 from cheren.app.map import MapWidget
+from cheren.engine.game import Game
 from cheren.engine.position import Status
-from cheren.files import open_position
+from cheren.files import PositionRecord, open_position
 from cheren.scenario.models import Side
 from cheren.scenario.sequence import PHASE_TITLES, PLAYER_TURN
 
@@ -30,14 +33,26 @@ class EditorApp:
         width: int = 1000,
         height: int = 660,
         save_path: str | Path = "my-position.yaml",
+        record: PositionRecord | None = None,
+        map: MapWidget | None = None,
+        on_play: Callable[[PositionRecord, Game], None] | None = None,
     ) -> None:
+        """``record``: edit this position (instead of ``position``); ``map``: draw on this map
+        widget (the app's), not a new one; ``on_play``: what Play from here does with the
+        edited position and its game (default: a new app below the editor)."""
         import ipywidgets as w
 
         self._w = w
         self._syncing = False
-        record = open_position(position) if position is not None else None
+        if record is None and position is not None:
+            record = open_position(position)
         self.controller = c = EditorController(record)
-        self.map = MapWidget(c, width, height)
+        self.on_play = on_play
+        if map is not None:
+            map.set_controller(c)
+            self.map = map
+        else:
+            self.map = MapWidget(c, width, height)
         self.feedback = w.HTML()
         self.feedback.add_class("cheren-feedback")
 
@@ -139,6 +154,7 @@ class EditorApp:
             layout=w.Layout(width="360px", min_width="340px", flex="0 0 360px"),
         )
         side_panel.add_class("cheren-side-panel")
+        self.side_panel = side_panel
         map_column = w.VBox(
             [self.map.toolbar, self.feedback, self.map.widget], layout=w.Layout(flex="1 1 auto", min_width="0")
         )
@@ -226,7 +242,12 @@ class EditorApp:
         from cheren.app.app import App
 
         game = self.controller.play()
-        if game is not None:
+        if game is not None and self.on_play is not None:
+            from dataclasses import replace
+
+            c = self.controller
+            self.on_play(replace(c.record, position=c.position.copy()), game)
+        elif game is not None:
             self.game_box.children = [self._w.HTML("<h3>Playing from the edited position</h3>"), App(game).widget]
 
     # -- controller -> widgets --------------------------------------------------------------------
