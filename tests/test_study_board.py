@@ -373,16 +373,20 @@ def test_the_editor_opens_on_the_apps_own_map_and_play_from_here_brings_the_posi
 
     app = App(position="agordat")
     widgets_before = app.map.widget
+
+    def on_map() -> object:
+        return app.map.controller
+
     editor = app.edit()
-    assert app.map.controller is editor.controller and editor.map is app.map  # one map widget
+    assert on_map() is editor.controller and editor.map is app.map  # one map widget
     assert app.body.children[1] is editor.side_panel and app.end_button.layout.display == "none"
     editor.controller.pick("alpini_uork_amba")
     assert editor.controller.click_hex(Hex.from_label("1805")).kind != "refused"
     assert app.board.position.units["alpini_uork_amba"].hex is None  # the board is not touched yet
     editor._play()
-    assert app.map.controller is app.board and app.map.widget is widgets_before and app.editor is None
+    assert on_map() is app.board and app.map.widget is widgets_before and app.editor is None
     assert app.board.position.units["alpini_uork_amba"].hex == Hex.from_label("1805")
     assert app.board.hidden.seating == "analysis" and "Agordat" in app.position_view.text.value
     app.edit()
     app.stop_editing()  # back, unchanged
-    assert app.map.controller is app.board and app.body.children[1] is app.side
+    assert on_map() is app.board and app.body.children[1] is app.side

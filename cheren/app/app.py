@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Collection
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cheren.app import panels
 from cheren.app.analysis_panel import AnalysisPanel
@@ -32,6 +32,9 @@ from cheren.engine.game import Game
 from cheren.hexes import Hex
 from cheren.scenario.models import Side
 from cheren.study.map_intents import Feedback
+
+if TYPE_CHECKING:
+    from cheren.app.editor_app import EditorApp
 
 PANELS = ("decision", "attack", "position", "lines", "stack", "bot", "analysis", "overlays", "chits", "rules", "log",
           "game")
@@ -176,7 +179,7 @@ class App:
         return self.widget._repr_mimebundle_(**kwargs)
 
     # -- the position editor on the same map ----------------------------------------------------
-    def edit(self) -> Any:
+    def edit(self) -> EditorApp:
         """The position on the board, in the position editor, on this map; its Play from here
         brings the edited position back to the board for study."""
         from dataclasses import replace
@@ -190,10 +193,10 @@ class App:
         record = (replace(opened, position=b.position.copy()) if opened is not None else
                   PositionRecord("my-position", "A position from the board", _date_of(b.scenario, b.game.turn),
                                  b.position.copy()))
-        self.editor = EditorApp(record=record, map=self.map, on_play=self._edited,
-                                save_path=f"my-{record.name}.yaml")
+        editor = self.editor = EditorApp(record=record, map=self.map, on_play=self._edited,
+                                         save_path=f"my-{record.name}.yaml")
         self._editing(True)
-        return self.editor
+        return editor
 
     def _edited(self, record: Any, _game: Game) -> None:
         seating = self.board.hidden.seating
