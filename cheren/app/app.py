@@ -170,7 +170,7 @@ class App:
             "log": pv.log_panel,
             "game": self.game_panel.panel,
         }
-        side = w.VBox([p for name, p in everything.items() if name in shown],
+        side = w.VBox([everything[name] for name in PANELS if name in shown],
                       layout=w.Layout(width="350px", min_width="330px", flex="0 0 350px"))
         side.add_class("cheren-side-panel")
         return side

@@ -21,12 +21,12 @@ def lines_html(c: Board) -> str:
     for info in c.lines.info():
         name = panels.esc(info["name"])
         label = f"<b>{name}</b>" if info["current"] else name
-        where = " <span class='from'>main line</span>" if info["parent"] is None else (
+        where = " <span class='from'>· the main line</span>" if info["parent"] is None else (
             f" <span class='from'>from {panels.esc(info['parent'])} after {info['at']}"
             f"{', new luck' if info['luck'] == 'new' else ''}</span>")
         rows.append(f"<div class='cheren-line' data-line='{name}' data-current='{int(info['current'])}' "
                     f"style='padding-left:{info['depth'] * 14}px'>{'▸ ' if info['current'] else ''}{label}: "
-                    f"{info['actions']} actions{where}</div>")
+                    f"{info['actions']} action{'' if info['actions'] == 1 else 's'}{where}</div>")
     return "<div class='cheren-lines'>" + "".join(rows) + "</div>"
 
 

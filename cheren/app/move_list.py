@@ -58,7 +58,11 @@ function render({ model, el }) {
     row(0, "the position the study starts from", { branches: model.get("start_branches") });
     for (const e of rows) row(e.n, e.text, e);
     const on = list.querySelector(".on");
-    if (on) on.scrollIntoView({ block: "nearest" });
+    if (on) {  // within the list only: the page itself must not move
+      const top = on.offsetTop, bottom = top + on.offsetHeight;
+      if (top < el.scrollTop) el.scrollTop = top;
+      else if (bottom > el.scrollTop + el.clientHeight) el.scrollTop = bottom - el.clientHeight;
+    }
   };
   model.on("change:entries", draw);
   model.on("change:current", draw);
@@ -86,7 +90,7 @@ export default { render };
 """
 
 CSS = """
-.cheren-moves { max-height: 260px; overflow-y: auto; background: #fbf8ef; border: 1px solid #e0d4b8;
+.cheren-moves { position: relative; max-height: 260px; overflow-y: auto; background: #fbf8ef; border: 1px solid #e0d4b8;
   font-size: 12px; outline: none; }
 .cheren-moves:focus { border-color: #8c7b55; }
 .cheren-move-rows { list-style: none; margin: 0; padding: 0; }

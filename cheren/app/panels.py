@@ -76,6 +76,12 @@ CSS = """
 .cheren-toolbar { flex-wrap: nowrap; }
 .cheren-hint-line { padding: 2px 6px; color: #4a3f2f; }
 .cheren-curtain { background: #2d2418; border-radius: 6px; }
+.cheren-position { font-size: 12px; overflow-wrap: anywhere; }
+.cheren-position .title { font-size: 13px; }
+.cheren-position .when { color: #6e5a3c; margin-bottom: 4px; }
+.cheren-question { background: #fff3cf; border-left: 4px solid #c98a00; padding: 4px 8px; margin: 4px 0; }
+.cheren-position details { margin: 3px 0; } .cheren-position summary { cursor: pointer; color: #6e5a3c; }
+.cheren-position p { margin: 3px 0; } .cheren-position ul { margin: 2px 0; padding-left: 18px; }
 .cheren-curtain, .cheren-curtain .widget-html-content, .cheren-curtain h3, .cheren-curtain p {
   color: #f4efe1 !important; }
 </style>

@@ -42,10 +42,16 @@ def record_html(record: Any) -> str:
     if question:
         parts.append(f'<div class="cheren-question"><b>The question</b><br>{panels.esc(question)}</div>')
     if record.narrative:
-        parts.append(f'<div class="cheren-narrative">{_paragraphs(record.narrative)}</div>')
+        # the first paragraph says the week; the rest is there when asked for, so the move list
+        # stays beside the map
+        first, _, rest = record.narrative.strip().partition("\n\n")
+        parts.append(f'<div class="cheren-narrative">{_paragraphs(first)}')
+        if rest.strip():
+            parts.append(_folded("The sides, the stakes", _paragraphs(rest), "cheren-narrative-more"))
+        parts.append("</div>")
     if record.sources:
         items = "".join(f"<li>{panels.esc(s)}</li>" for s in record.sources)
-        parts.append(f'<div class="cheren-sources"><b>Sources</b><ul>{items}</ul></div>')
+        parts.append(_folded(f"Sources ({len(record.sources)})", f"<ul>{items}</ul>", "cheren-sources"))
     for f in dataclasses.fields(record):
         if f.name in SHOWN:
             continue

@@ -234,3 +234,76 @@ def test_voila_the_report_takes_the_maps_place_whole(page: Any, voila_url: str) 
     assert box is not None and box["width"] >= 600  # the map's width, not a side panel's 330 px
     page.locator(".cheren-map-tabs .lm-TabBar-tab, .cheren-map-tabs .p-TabBar-tab").first.click()
     expect(page.locator("canvas.cheren-map").first).to_be_visible()
+
+
+def test_voila_a_new_users_study_of_agordat_from_start_to_comparison(page: Any, voila_url: str) -> None:
+    """Issue 30, tried as a new user would: `cheren app` -> open "agordat" -> read its question ->
+    run a play-out and stop it -> branch at the second move -> compare the two lines, without a
+    curtain and without leaving the app."""
+    from cheren.app.board import Board
+    from cheren.app.positions import question_text
+    from cheren.engine.actions import PassChit
+    from cheren.engine.game import Game
+    from tests.browser.test_app_browser import Map
+
+    open_app(page, voila_url)
+    url = page.url
+    curtain = page.locator(".cheren-curtain").first
+    open_from_library(page, "agordat")
+    record = open_position("agordat", scenario())
+    panel = page.locator(".cheren-position-panel").first
+    expect(panel).to_contain_text(record.title)
+    if question_text(record):  # the position's question, when its file puts one
+        expect(panel.locator(".cheren-question")).to_contain_text(question_text(record)[:40])
+    expect(panel.locator(".cheren-narrative")).to_contain_text(record.narrative.strip()[:30].replace("**", ""))
+
+    # a play-out in the background, stopped: its finished games are kept
+    page.locator(".cheren-analysis-panel input[type=number]").first.fill("300")
+    page.locator(".cheren-analysis-panel select").first.select_option("random")
+    page.locator("button.cheren-playout").first.click()
+    page.wait_for_function("() => +document.querySelector('.cheren-gauge').dataset.games >= 1", timeout=120_000)
+    page.locator("button.cheren-playout-stop").first.click()
+    expect(page.locator(".cheren-gauge").first).to_have_attribute("data-state", "stopped")
+
+    # three moves: the Italian passes its window, then two Allied units move
+    board = Board(Game.from_position(record.position))
+    board.decisions.apply(PassChit())
+    m = Map(page, board.scene())
+    rows = page.locator(".cheren-moves .cheren-move")
+    page.locator(".cheren-answer-pass_chit:visible").first.click()
+    expect(rows).to_have_count(2)
+    occupied = {u.hex for u in board.position.units.values() if u.hex is not None}
+    plans = []
+    for h in sorted({u.hex for u in board.position.units.values() if u.hex is not None and u.side.value == "allied"}):
+        board.play.select_in(h)
+        uid = board.selected
+        free = sorted(t for t in board.play.legal_moves(uid or "") if t not in occupied and t.distance(h) >= 2)
+        if uid and free:
+            plans.append((h, free[-1]))
+            occupied.add(free[-1])
+        if len(plans) == 3:
+            break
+    for start, to in plans[:2]:
+        m.click(start)
+        page.wait_for_selector(f".cheren-selected[data-hex='{start.label}']")
+        m.click(to)
+        expect(page.locator(".cheren-selected").first).to_have_attribute("data-hex", to.label)
+    expect(rows).to_have_count(4)
+    # back to move 1, another second move: a new line parts at the second move
+    page.locator(".cheren-move[data-n='1'] .cheren-move-go").click()
+    expect(page.locator(".cheren-moves .cheren-move.on")).to_have_attribute("data-n", "1")
+    start, to = plans[2]
+    m.click(start)
+    page.wait_for_selector(f".cheren-selected[data-hex='{start.label}']")
+    m.click(to)
+    expect(page.locator(".cheren-feedback").first).to_contain_text("new line 'line 1' from main after 1 actions")
+    expect(page.locator(".cheren-line[data-line='line 1']")).to_have_attribute("data-current", "1")
+    expect(page.locator(".cheren-line[data-line='main']")).to_contain_text("3 actions")
+    # compare the two lines
+    page.locator(".cheren-line-select select").select_option(label="main")
+    page.locator("button.cheren-compare").click()
+    comparison = page.locator(".cheren-comparison").first
+    expect(comparison).to_contain_text("they share the first 1 actions")
+    expect(comparison).to_contain_text("dice rolled since they parted")
+    expect(curtain).to_be_hidden()  # never a curtain
+    assert page.url == url  # never left the app
