@@ -9,6 +9,7 @@ only waits for their results.  Whoever shows the progress registers a callback w
 
 from __future__ import annotations
 
+import atexit
 import os
 import threading
 import time
@@ -26,6 +27,18 @@ if TYPE_CHECKING:
 
 class _Stopped(Exception):
     """Raised in the waiting thread when Stop was pressed: it ends the run."""
+
+
+_LIVE: set[Any] = set()  # the worker pools running now
+
+
+@atexit.register
+def _stop_all() -> None:
+    """The kernel is going (a page closed, a notebook shut down): no worker plays on after it."""
+    from cheren.players.simulate import stop_pool
+
+    for pool in list(_LIVE):
+        stop_pool(pool)
 
 
 def default_jobs() -> int:
@@ -94,6 +107,7 @@ class PlayOuts:
         from cheren.study.analysis.evaluate import evaluate
 
         pool = self._pool = worker_pool(jobs, background=True)
+        _LIVE.add(pool)
 
         def finished(result: Any) -> None:
             if self._stop.is_set():
@@ -112,6 +126,7 @@ class PlayOuts:
             self.error = str(exc)
         finally:
             stop_pool(pool)
+            _LIVE.discard(pool)
             self._pool = None
             self.ended = time.monotonic()
             self._tell()
