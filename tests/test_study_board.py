@@ -390,3 +390,26 @@ def test_the_editor_opens_on_the_apps_own_map_and_play_from_here_brings_the_posi
     app.edit()
     app.stop_editing()  # back, unchanged
     assert on_map() is app.board and app.body.children[1] is app.side
+
+
+def test_the_overlays_that_may_show_together_have_colours_apart() -> None:
+    """Issue 30: two overlays shared nearly the same lavender (the bot's moves and where two lines
+    differ; the supply cuts are purple too)."""
+    from cheren.app.map_overlays import BOT_MOVES
+    from cheren.study.variations import LINE_DIFF
+
+    def rgb(c: str) -> tuple[int, int, int]:
+        return int(c[1:3], 16), int(c[3:5], 16), int(c[5:7], 16)
+
+    from cheren.engine.threats import threats
+    from cheren.study.overlays import threat_overlays
+
+    p = open_position("agordat").position
+    shown = {o.kind: o.colour for o in threat_overlays(threats(p, p.side))}
+    colours = {"bot moves": BOT_MOVES, "line difference": LINE_DIFF, "supply cut": shown["supply-cut"],
+               "threat": shown["threat"]}
+    for a, ca in colours.items():
+        for b, cb in colours.items():
+            if a < b:
+                distance = sum((x - y) ** 2 for x, y in zip(rgb(ca), rgb(cb), strict=True)) ** 0.5
+                assert distance > 100, (a, b, distance)

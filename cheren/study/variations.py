@@ -34,6 +34,7 @@ from cheren.study.overlays import Overlay
 Luck = Literal["same", "new"]
 MAIN = "main"
 UNDO_STEPS = 500  # a rebuilt line can undo this many of its last actions
+LINE_DIFF = "#00838f"  # teal: no other overlay is near it (the bot's moves and the supply cuts are purple)
 
 
 class TreeError(ValueError):
@@ -93,7 +94,7 @@ class LineComparison:
     def overlay(self) -> Overlay:
         """The hexes where the units differ, labelled A (only the first line has units there),
         B (only the second) or A≠B (both, not the same ones)."""
-        return Overlay("line-diff", dict(self.differ), colour="#8e44ad", opacity=0.35,
+        return Overlay("line-diff", dict(self.differ), colour=LINE_DIFF, opacity=0.35,
                        title=f"where {self.a} and {self.b} differ")
 
 
