@@ -118,6 +118,16 @@ def main() -> None:
     rows.append(("select a unit: reach + supply line (overlays and ui redrawn)", t_select, f"{t_select / t_svg:.2f}"))
     t_hover = median_seconds(hover, repeats)
     rows.append(("hover a reachable hex: the path (ui layer only)", t_hover, f"{t_hover / t_svg:.2f}"))
+    # the same click while the position is played out in the background (cheren.app.playouts):
+    # the games run in worker processes at a lower priority, the kernel only waits for them
+    c.playouts.start(100_000, "random")
+    time.sleep(2.0)  # the workers started and playing
+    t_busy = median_seconds(select_unit, repeats, setup=deselect)
+    done = c.playouts.done
+    c.playouts.stop()
+    c.playouts.wait(60)
+    rows.append((f"select a unit while play-outs run ({done} games done meanwhile)", t_busy,
+                 f"{t_busy / t_svg:.2f} ({t_busy / t_select:.2f} x the idle select)"))
 
     on_map = sum(1 for u in game.position.units.values() if u.on_map)
     print(

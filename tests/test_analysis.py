@@ -262,8 +262,9 @@ def test_the_app_analysis_panel_reports_shows_threats_and_fills_its_gauge() -> N
     seen: list[str] = []
     panel.gauge.observe(lambda change: seen.append(change["new"]), "value")
     panel.games.value, panel.bot.value = 3, "random"
-    ev = panel.play_out()
-    assert ev.games == 3 and "3 of 3 play-outs by the random bot on both sides" in panel.gauge.value
+    ev = panel.play_out(wait=True)
+    assert ev is not None and ev.games == 3 and "3 of 3 play-outs" in panel.gauge.value
+    assert "by the random bot on both sides" in panel.gauge.value
     assert "95% intervals" in panel.gauge.value and "reconstructed components" in panel.gauge.value
     assert any("1 of 3 play-outs" in v for v in seen) and any("2 of 3 play-outs" in v for v in seen)
     assert panel.chart.value[:4] == b"\x89PNG"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import pytest
+
 from cheren.app.editor import EditorController
 from cheren.engine.position import Status, Supply
 from cheren.files import load_position, open_position, parse_position_code, read_position_file
@@ -107,3 +109,46 @@ def test_load_takes_a_code_and_a_bad_code_is_refused() -> None:
     assert ed.load(code).ok and ed.position == load_position("massaua", SCENARIO)
     assert ed.load(code[:-3] + "---").kind == "refused"
     assert ed.position == load_position("massaua", SCENARIO)
+
+
+def test_any_counter_of_a_stack_can_be_picked_and_the_outline_follows_the_pick() -> None:
+    ed = editor()
+    h = Hex.from_label("1407")
+    stack = ed.stack(h)
+    assert len(stack) >= 3
+    picked = []
+    for _ in stack:  # each click on the stack picks the next counter down
+        ed.click_hex(h)
+        picked.append(ed.picked)
+    assert picked == stack and ed.stack_hex == h
+    ed.click_hex(h)
+    assert ed.picked is None and ed.stack_hex is None  # past the bottom: none picked, no outline
+    assert ed.pick(stack[1]).ok and ed.stack_hex == h  # any counter, from the panel's buttons
+
+    def outlined() -> list[str]:
+        return [dict(i.data)["hex"] for i in ed.scene().find("selection", "ui")]
+
+    assert outlined() == ["1407"]
+    ed.click_hex(Hex.from_label("1408"))  # put it next door: the outline goes with it
+    assert ed.position.units[stack[1]].hex == Hex.from_label("1408") and outlined() == ["1408"]
+    ed.remove(stack[1])  # back to its pool: nothing on the map is picked
+    assert ed.picked is None and outlined() == []
+    ed.pick("alpini_uork_amba")  # from a pool: no outline until it is placed
+    assert outlined() == []
+    assert ed.key("Escape") is not None and ed.picked is None
+
+
+def test_open_clears_the_code_and_names_a_new_file() -> None:
+    pytest.importorskip("ipywidgets")
+    from cheren.app.editor_app import EditorApp
+
+    app = EditorApp("agordat", save_path="my-agordat.yaml")
+    app._show_code()
+    assert app.code.value
+    app.open_ref.value = "cheru"
+    app._open()
+    assert app.controller.record.name == "cheru" and app.code.value == "" and app.path.value == "my-cheru.yaml"
+    app.open_ref.value = "nowhere"
+    app._open()  # refused: nothing changes
+    assert app.controller.record.name == "cheru" and app.path.value == "my-cheru.yaml"
+    assert "nowhere" in app.open_ref.value

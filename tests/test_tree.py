@@ -80,7 +80,9 @@ def test_promote_makes_a_line_the_main_line_and_keeps_every_history() -> None:
     study.game.apply(EndPhase())
     before = {n: study.history(n) for n in study.lines}
     study.promote("a")
-    assert study.main == "a" and study.lines["main"].parent == "a"
+    assert study.main == "a" and "main" not in study.lines  # nothing but the main line is called main
+    assert study.lines["former main"].parent == "a"
+    before["former main"] = before.pop("main")
     assert {n: study.history(n) for n in study.lines} == before
     with pytest.raises(TreeError, match="main line cannot be deleted"):
         study.delete("a")
@@ -160,7 +162,7 @@ def test_the_board_branches_switches_promotes_deletes_and_compares() -> None:
     assert "attack" in app.lines.tree.value and "new luck" in app.lines.tree.value
     assert "Allied VP" in app.lines.comparison.value
     assert c.lines.promote("attack").ok and c.study.main == "attack"
-    assert c.lines.delete("main").ok and set(c.study.lines) == {"attack"}
+    assert c.lines.delete("former main").ok and set(c.study.lines) == {"attack"}
     assert c.lines.switch("nowhere").kind == "refused"
 
 

@@ -3,6 +3,7 @@
     from cheren.app import App
     App()                      # a new game of the bundled scenario, hot-seat
     App(game, bot=my_bot, bot_side=Side.ITALIAN)
+    App(position="agordat")    # a library position (or a code, or a file), opened for study
 
 ``app.board`` (:class:`~cheren.app.board.Board`) is the whole state, for scripts and tests; every
 widget calls one of its controllers, and the app only redraws what the board says changed."""
@@ -11,17 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cheren.app import panels
 from cheren.app.analysis_panel import AnalysisPanel
 from cheren.app.board import Board
 from cheren.app.combat_view import CombatView
 from cheren.app.game_panel import GamePanel
+from cheren.app.hidden_info import Seating
 from cheren.app.lines_panel import LinesPanel
 from cheren.app.map import MapWidget
 from cheren.app.map_overlays import OVERLAYS
 from cheren.app.play_view import PlayView
+from cheren.app.position_view import PositionView
 from cheren.app.rules_panel import RulesPanel
 from cheren.app.widgets import button, panel
 from cheren.engine.game import Game
@@ -29,7 +32,12 @@ from cheren.hexes import Hex
 from cheren.scenario.models import Side
 from cheren.study.map_intents import Feedback
 
-PANELS = ("answer", "stack", "decision", "attack", "bot", "overlays", "analysis", "lines", "chits", "rules", "log",
+if TYPE_CHECKING:
+    from cheren.app.answer_key_panel import AnswerKeyPanel
+    from cheren.app.editor_app import EditorApp
+
+PANELS = ("decision", "attack", "position", "answer", "lines", "stack", "bot", "analysis", "overlays", "chits", "rules",
+          "log",
           "game")
 
 
@@ -47,14 +55,17 @@ class App:
         board: Board | None = None,
         show: Collection[str] | None = None,
         autosave: str | Path | None = None,
-        position: Any = None,
+        position: str | Path | None = None,
+        seating: Seating | None = None,
     ) -> None:
         """``board``: show this board instead of a new one (lesson mode); ``show``: show only these
         side panels (of :data:`PANELS`; default all); ``autosave``: keep the game in this file after
         every change and take it up again from there (a page reload in Voila starts the notebook
-        afresh, and finds the game where it was); ``position``: a library name (or position file) to
-        start from, with its answer key (question, what happened next, the historical plan and the
-        comparison with the analysis) in the "answer" panel."""
+        afresh, and finds the game where it was); ``position``: open this library position, code
+        or file (in analysis unless ``seating`` says "hot-seat"), with its answer key (question,
+        what happened next, the historical plan and the comparison with the analysis) in the
+        "answer" panel; ``seating``: "analysis" (one person studies both sides, no curtain) or
+        "hot-seat" (two players, a curtain between; the default for a game)."""
         import ipywidgets as w
 
         shown = set(PANELS if show is None else show)
@@ -73,7 +84,10 @@ class App:
 
                 game = Game(load_scenario(), seed=seed)
             board = Board(game, bot=bot, bot_side=bot_side)
+            board.hidden.seating = seating or "hot-seat"
         self.board = b = board
+        if position is not None:
+            b.positions.open(position, seating=seating or "analysis")
         self.map = MapWidget(b, width, height)
         self.status = w.HTML()
         self.status.add_class("cheren-status")
@@ -81,33 +95,32 @@ class App:
         self.hint.add_class("cheren-hint")
         self.feedback = w.HTML()
         self.feedback.add_class("cheren-feedback")
+        self.position_view = PositionView(b)
         self.play_view = PlayView(b)
         self.combat_view = CombatView(b)
         self.game_panel = GamePanel(b, save_path, bot)
         self.analysis = AnalysisPanel(b)
         self.lines = LinesPanel(b)
         self.rules = RulesPanel(b)
-        self.answer_key = None
-        if self.record is not None:
-            from cheren.app.answer_key_panel import AnswerKeyPanel
-
-            self.answer_key = AnswerKeyPanel(self.record, b)
-        self.body = w.HBox([self._map_column(), self._side_panel(shown)],
-                           layout=w.Layout(width="100%", align_items="flex-start"))
+        self.answer_key: AnswerKeyPanel | None = None  # the opened library position's, in the "answer" panel
+        self.answer_box = w.VBox()
+        self.map_column, self.side = self._map_column(), self._side_panel(shown)
+        self.body = w.HBox([self.map_column, self.side], layout=w.Layout(width="100%", align_items="flex-start"))
+        self.editor: Any = None  # the position editor, while it has the map (Edit position ✎)
         self.body.add_class("cheren-body")
         self.curtain_text = w.HTML()
         self.curtain_button = button("Show the game", "cheren-reveal", b.hidden.reveal, style="primary")
         self.curtain = w.VBox([self.curtain_text, self.curtain_button],
                               layout=w.Layout(padding="40px", align_items="center"))
         self.curtain.add_class("cheren-curtain")
-        self.widget = w.VBox([w.HTML(panels.CSS), self.status, self.hint, self.curtain, self.body],
-                             layout=w.Layout(width="100%"))
+        self.widget = w.VBox([w.HTML(panels.CSS), self.status, self.hint, self.position_view.picker, self.curtain,
+                              self.body], layout=w.Layout(width="100%"))
         self.widget.add_class("cheren-app")
         self.autosave = Path(autosave) if autosave is not None else None
         if self.autosave is not None:
             self._restore(self.autosave)
         b.subscribe(self._changed)
-        self._changed({"game", "selection", "feedback", "overlays"})
+        self._changed({"game", "selection", "feedback", "overlays", "position"})
 
     # -- the layout ----------------------------------------------------------------------------
     def _map_column(self) -> Any:
@@ -120,11 +133,23 @@ class App:
         self.hover_info = w.HTML()
         self.hover_info.add_class("cheren-hover")
         self.hover_info.layout = w.Layout(flex="1 1 auto", margin="0 8px", overflow="hidden")
-        toolbar = w.HBox([self.map.toolbar, self.hover_info, self.undo_button, self.redo_button, self.end_button],
+        self.edit_button = button("Edit position ✎", "cheren-edit-position", self.edit,
+                                  tooltip="Change the position on the map in the position editor, then study it")
+        self.back_button = button("◂ Back, unchanged", "cheren-edit-back", lambda: self.stop_editing())
+        self.back_button.layout.display = "none"
+        self.play_tools = [self.position_view.open_button, self.edit_button, self.undo_button, self.redo_button,
+                           self.end_button]
+        self.toolbar = toolbar = w.HBox([self.map.toolbar, self.hover_info, *self.play_tools, self.back_button],
                          layout=w.Layout(align_items="center", padding="4px 6px"))
         map_box = w.VBox([self.map.widget], layout=w.Layout(width="100%", align_items="center"))
         map_box.add_class("cheren-map-box")
-        return w.VBox([toolbar, self.feedback, map_box], layout=w.Layout(flex="1 1 auto", min_width="0", width="auto"))
+        # the analysis report takes the map's place in a tab of its own: as wide as it needs
+        self.tabs = w.Tab(children=[map_box, self.analysis.report_box], titles=("Map", "Report"),
+                          layout=w.Layout(width="100%"))
+        self.tabs.add_class("cheren-map-tabs")
+        self.analysis.show_report = lambda: setattr(self.tabs, "selected_index", 1)
+        return w.VBox([toolbar, self.feedback, self.tabs],
+                      layout=w.Layout(flex="1 1 auto", min_width="0", width="auto"))
 
     def _side_panel(self, shown: set[str]) -> Any:
         import ipywidgets as w
@@ -147,22 +172,69 @@ class App:
             "stack": pv.stack_panel,
             "decision": pv.decision_panel,
             "attack": self.combat_view.panel,
+            "position": self.position_view.panel,
+            "answer": panel("The answer key", [self.answer_box], "cheren-answer-panel"),
             "overlays": panel("Overlays", [grid, self.key], "cheren-overlays"),
             "analysis": panel("Analysis", [self.analysis.widget], "cheren-analysis-panel"),
-            "lines": panel("Lines", [self.lines.widget], "cheren-lines-panel"),
+            "lines": panel("Moves & lines", [self.lines.widget], "cheren-lines-panel"),
             "bot": pv.bot_panel,
             "chits": pv.chits_panel,
             "rules": panel("Rules", [self.rules.widget], "cheren-rules-panel"),
             "log": pv.log_panel,
             "game": self.game_panel.panel,
         }
-        side = w.VBox([p for name, p in everything.items() if name in shown and p is not None],
+        side = w.VBox([everything[name] for name in PANELS if name in shown],
                       layout=w.Layout(width="350px", min_width="330px", flex="0 0 350px"))
         side.add_class("cheren-side-panel")
         return side
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
+
+    # -- the position editor on the same map ----------------------------------------------------
+    def edit(self) -> EditorApp:
+        """The position on the board, in the position editor, on this map; its Play from here
+        brings the edited position back to the board for study."""
+        from dataclasses import replace
+
+        from cheren.app.editor_app import EditorApp
+        from cheren.files import PositionRecord
+        from cheren.files.position_library import _date_of
+
+        b = self.board
+        opened = b.positions.record
+        record = (replace(opened, position=b.position.copy()) if opened is not None else
+                  PositionRecord("my-position", "A position from the board", _date_of(b.scenario, b.game.turn),
+                                 b.position.copy()))
+        editor = self.editor = EditorApp(record=record, map=self.map, on_play=self._edited,
+                                         save_path=f"my-{record.name}.yaml")
+        self._editing(True)
+        return editor
+
+    def _edited(self, record: Any, _game: Game) -> None:
+        seating = self.board.hidden.seating
+        self.stop_editing()
+        self.board.positions.show(record, seating=seating)
+
+    def stop_editing(self) -> None:
+        """Back to the board, as it was."""
+        if self.editor is not None:
+            self.editor = None
+            self.map.set_controller(self.board)
+            self._editing(False)
+
+    def _editing(self, on: bool) -> None:
+        for b in self.play_tools:
+            b.layout.display = "none" if on else None
+        self.back_button.layout.display = None if on else "none"
+        feedback = self.editor.feedback if on else self.feedback
+        self.map_column.children = [self.toolbar, feedback, self.tabs]
+        self.body.children = [self.map_column, self.editor.side_panel if on else self.side]
+        self.tabs.selected_index = 0
+        self.hint.value = ('<div class="cheren-hint-line">Editing the position: pick a counter, click a hex to put '
+                           "it there; Play from here brings it back to the board.</div>") if on else ""
+        if not on:
+            self._changed({"game", "selection", "feedback", "overlays", "position"})
 
     # -- autosave ------------------------------------------------------------------------------
     def take_up(self, autosave: str | Path) -> None:
@@ -218,8 +290,15 @@ class App:
             self.undo_button.disabled = not b.game.can_undo()
             self.redo_button.disabled = not b.game.can_redo()
             self.end_button.disabled = b.game.over
+        if "position" in what:
+            self._answer_key()
+        self.position_view.changed(what)
+        self.lines.changed(what)
+        self.analysis.changed(what)
         self.play_view.changed(what)
         self.combat_view.changed(what)
+        if "game" in what:
+            self.game_panel.show_mode()
         if "overlays" in what:
             for key, box in self.overlay_boxes.items():
                 box.value = key in b.overlays.on
@@ -229,6 +308,27 @@ class App:
             self.feedback.value = panels.feedback_html(b.feedback)
         if what & {"game", "selection", "feedback"}:
             self.hint.value = f'<div class="cheren-hint-line">{panels.esc(b.play.phase_hint())}</div>'
+
+    def _answer_key(self) -> None:
+        """The answer key of the library position on the board; the panel hides when there is none."""
+        record = self.board.positions.record
+        if self.answer_key is not None and self.answer_key.record is record:
+            return
+        keyed = record is not None and (record.question is not None or record.plan is not None
+                                        or bool(record.happened_next))
+        if keyed:
+            from cheren.app.answer_key_panel import AnswerKeyPanel
+
+            self.answer_key = AnswerKeyPanel(record, self.board)
+            self.answer_box.children = [self.answer_key.widget]
+        else:
+            self.answer_key = None
+            self.answer_box.children = []
+        panel_box = self.answer_box
+        # the panel around the box: shown only with a key in it
+        for child in self.side.children:
+            if panel_box in getattr(child, "children", ()):
+                child.layout.display = None if keyed else "none"
 
     def _curtain(self) -> None:
         """Hot-seat: between the two players' turns, the game is hidden until the next player
@@ -240,7 +340,8 @@ class App:
             return
         self.curtain_text.value = (
             f"<h3>Hand over to the {panels.esc(side.adjective)} player</h3>"
-            "<p>The game is hidden so that neither player sees the other's chits.</p>"
+            "<p>The game is hidden so that neither player sees the other's chits. "
+            "Studying alone? Pick <b>Study</b> under <i>Game · Who plays</i>: no curtains.</p>"
         )
         self.curtain_button.description = f"I am the {side.adjective} player: show the game"
         self.curtain.layout.display = "flex"

@@ -11,8 +11,11 @@ each feature a controller and a view in its own module, none subclassing the mai
 * ``board.combat`` (:mod:`cheren.app.combat_draft`): the attack being lined up and its what-if;
 * ``board.overlays`` (:mod:`cheren.app.map_overlays`): what the map shades;
 * ``board.lines`` (:mod:`cheren.app.lines`): the lines of play, branching and comparing;
+* ``board.moves`` (:mod:`cheren.app.moves`): the move list of the current line, stepping through it;
 * ``board.opponent`` (:mod:`cheren.app.opponent`): the bot across the table;
-* ``board.hidden`` (:mod:`cheren.app.hidden_info`): hot-seat, what each side may see.
+* ``board.hidden`` (:mod:`cheren.app.hidden_info`): analysis or hot-seat, what each side may see;
+* ``board.positions`` (:mod:`cheren.app.positions`): opening a position for study;
+* ``board.playouts`` (:mod:`cheren.app.playouts`): playing the position out in the background.
 
 The small interface the features use: ``game``/``position``/``scenario``, ``say`` (set the
 message and tell the listeners), ``notify``, ``changed`` (the game changed: forget what was
@@ -34,8 +37,11 @@ from cheren.app.hidden_info import HiddenInfo
 from cheren.app.lines import Lines
 from cheren.app.map_overlays import MapOverlays
 from cheren.app.map_scene import MapScene
+from cheren.app.moves import Moves
 from cheren.app.opponent import Opponent
 from cheren.app.play import Play
+from cheren.app.playouts import PlayOuts
+from cheren.app.positions import Positions
 from cheren.engine.actions import Action
 from cheren.engine.game import Game
 from cheren.engine.position import Position
@@ -82,6 +88,9 @@ class Board:
         self.decisions = Decisions(self)
         self.play = Play(self)
         self.lines = Lines(self)
+        self.moves = Moves(self)
+        self.positions = Positions(self)
+        self.playouts = PlayOuts(self)
         self.map_scene = MapScene(self)
 
     # -- what every feature works through ---------------------------------------------------------
@@ -123,9 +132,26 @@ class Board:
             self._legal = (self.version, self.game.legal_actions())
         return self._legal[1]
 
+    def commit(self, action: Action) -> list[str]:
+        """An action the gate has allowed (``game.check``) played on the current line, where the board
+        stands.  Stepped back along the line (the move list), the line's own next action just steps
+        on; anything else starts a new line there, so the rest of the line is kept."""
+        study = self.study
+        at = len(self.game.log)
+        if at < study.length():
+            if study.history(study.current)[0][at] == action:
+                study.goto(at + 1)
+                return list(self.game.log[-1].events)
+            line = study.branch(None, at=at)
+            self.clear_selection()
+            self.map_scene.forget()
+            return [f"new line {line.name!r} from {line.parent} after {at} actions", *self.game.push(action)]
+        return self.game.push(action)
+
     def push(self, action: Action) -> list[str]:
-        """An action the gate has allowed (``game.check``), then the bot's reply; the events."""
-        events = self.game.push(action)
+        """An action the gate has allowed, on the current line (:meth:`commit`), then the bot's
+        reply; the events."""
+        events = self.commit(action)
         self.changed()
         return events + self.opponent.reply()
 
@@ -159,6 +185,7 @@ class Board:
     def take_study(self, study: Study) -> None:
         """Study these lines from now on (a loaded save)."""
         self.study = study
+        self.positions.record = None
         self.lines.comparison = None
         self.clear_selection()
         self.combat.rolls = []
@@ -191,11 +218,23 @@ class Board:
     def escape(self) -> Feedback:
         return self.play.escape()
 
+    def key(self, name: str) -> Feedback | None:
+        """A key pressed on the map: Esc drops the selection; ← → step through the line's moves,
+        Home and End go to its ends."""
+        if name == "Escape":
+            return self.escape()
+        if name in ("ArrowLeft", "ArrowRight"):
+            return self.moves.step(-1 if name == "ArrowLeft" else 1)
+        if name in ("Home", "End"):
+            return self.moves.goto(0 if name == "Home" else self.moves.length)
+        return None
+
     # -- what the status bar and the log read --------------------------------------------------------
     def status(self) -> dict[str, Any]:
         g, p = self.game, self.position
         vp = p.allied_vp()
         side = self.opponent.side
+        mode = "analysis (both sides)" if self.hidden.seating == "analysis" else "hot-seat"
         return {
             "turn": g.turn,
             "turns": len(self.scenario.info.turns),
@@ -212,7 +251,7 @@ class Board:
             "text": g.status(),
             "can_undo": g.can_undo(),
             "can_redo": g.can_redo(),
-            "mode": "hot-seat" if side is None else f"against the bot ({side.adjective} bot)",
+            "mode": mode if side is None else f"against the bot ({side.adjective} bot)",
         }
 
     def log_entries(self, last: int = 40) -> list[tuple[str, list[str]]]:

@@ -22,6 +22,7 @@ from cheren.app.editor_marks import editor_marks
 from cheren.engine.game import Game
 from cheren.engine.opening import initial_position
 from cheren.engine.position import Position, Status, Supply
+from cheren.engine.wording import hex_text, rules_cited
 from cheren.files import (
     PositionProblem,
     PositionRecord,
@@ -76,7 +77,6 @@ class EditorController:
     def _set_record(self, record: PositionRecord) -> None:
         self.record = replace(record, position=canonical(record.position), provenance=dict(record.provenance))
         self.picked: str | None = None
-        self.stack_hex: Hex | None = None
         self.version = 0
         self._history: list[tuple[Position, dict[str, Provenance]]] = []
         self._problems: tuple[int, list[PositionProblem]] | None = None
@@ -180,7 +180,6 @@ class EditorController:
             return self._say(Feedback("refused", f"there is no counter {uid!r}"))
         self.picked = uid
         unit = self.position.units[uid]
-        self.stack_hex = unit.hex if unit.status is Status.MAP else None
         where = f"in {unit.hex.label}" if unit.hex is not None else "from the pool"
         return self._say(
             Feedback("info", f"{self.name(uid)} picked {where}: click a hex to put it there."), "selection"
@@ -192,21 +191,36 @@ class EditorController:
             return self._say(Feedback("info", "Off the map."))
         return self.click_hex(h)
 
+    @property
+    def stack_hex(self) -> Hex | None:
+        """The hex outlined on the map: the picked counter's, wherever it is now (none in a pool)."""
+        if self.picked is None:
+            return None
+        unit = self.position.units[self.picked]
+        return unit.hex if unit.status is Status.MAP else None
+
+    def stack(self, h: Hex | None = None) -> list[str]:
+        """The counters in a hex (default: the picked counter's), top first."""
+        where = h if h is not None else self.stack_hex
+        return list(reversed(self.position.units_at(where))) if where is not None else []
+
     def click_hex(self, h: Hex) -> Feedback:
-        """With a counter picked, put it in ``h``; otherwise pick the top counter there."""
-        here = self.position.units_at(h)
+        """With a counter picked, put it in ``h`` (a click on its own hex picks the next counter
+        of the stack instead, then none); otherwise pick the top counter there."""
+        here = self.stack(h)
         if self.picked is not None:
             uid = self.picked
             if self.position.units[uid].hex == h:
-                return self.pick(None)
-            fb = self.place(uid, h)
-            if fb.kind != "refused" or self.position.units[uid].hex == h:
-                self.stack_hex = h
-            return fb
+                i = here.index(uid)
+                return self.pick(here[i + 1]) if i + 1 < len(here) else self.pick(None)
+            return self.place(uid, h)
         if not here:
-            self.stack_hex = None
             return self._say(Feedback("info", f"{h.label} is empty. Pick a counter from a pool first."), "selection")
-        return self.pick(here[-1])
+        return self.pick(here[0])
+
+    def key(self, name: str) -> Feedback | None:
+        """Esc on the map: put the picked counter down where it is."""
+        return self.pick(None) if name == "Escape" else None
 
     def set_hover(self, h: Hex | None) -> bool:
         if h == self.hover:
@@ -222,7 +236,7 @@ class EditorController:
 
         def change(p: Position) -> str | None:
             if h not in self.scenario.playable:
-                return f"{_label(h)} is not a playable hex of the map (1.1)"
+                return f"{hex_text(h)} is not a playable hex of the map (1.1)"
             p.place(uid, h, steps_lost=steps_lost, supply=supply)
             self.record.provenance[uid] = EDITED
             return None
@@ -382,13 +396,4 @@ class EditorController:
 
 
 def _rules_in(text: str) -> tuple[str, ...]:
-    from cheren.engine.wording import rules_cited
-
     return tuple(r for r in rules_cited(text, default="") if r)
-
-
-def _label(h: Hex) -> str:
-    try:
-        return h.label
-    except ValueError:
-        return str(tuple(h))

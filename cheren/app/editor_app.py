@@ -6,18 +6,21 @@ and Save, Code, Open and Play from here.
     EditorApp("agordat")          # a library name, a position file or a code; blank: the set-up
 
 Every widget calls one :class:`~cheren.app.editor.EditorController` method; the tests drive that
-controller directly."""
+controller directly.  The app opens the editor on its own map (**Edit position ✎**): one map
+widget for studying and editing, ``map=`` and ``on_play=`` say how."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from cheren.app import panels
 from cheren.app.editor import EditorController
 from cheren.app.map import MapWidget
+from cheren.engine.game import Game
 from cheren.engine.position import Status
-from cheren.files import open_position
+from cheren.files import PositionRecord, open_position
 from cheren.scenario.models import Side
 from cheren.scenario.sequence import PHASE_TITLES, PLAYER_TURN
 
@@ -30,14 +33,26 @@ class EditorApp:
         width: int = 1000,
         height: int = 660,
         save_path: str | Path = "my-position.yaml",
+        record: PositionRecord | None = None,
+        map: MapWidget | None = None,
+        on_play: Callable[[PositionRecord, Game], None] | None = None,
     ) -> None:
+        """``record``: edit this position (instead of ``position``); ``map``: draw on this map
+        widget (the app's), not a new one; ``on_play``: what Play from here does with the
+        edited position and its game (default: a new app below the editor)."""
         import ipywidgets as w
 
         self._w = w
         self._syncing = False
-        record = open_position(position) if position is not None else None
+        if record is None and position is not None:
+            record = open_position(position)
         self.controller = c = EditorController(record)
-        self.map = MapWidget(c, width, height)
+        self.on_play = on_play
+        if map is not None:
+            map.set_controller(c)
+            self.map = map
+        else:
+            self.map = MapWidget(c, width, height)
         self.feedback = w.HTML()
         self.feedback.add_class("cheren-feedback")
 
@@ -61,6 +76,8 @@ class EditorApp:
             box.add_class(f"cheren-pool-{side.value}")
             box.observe(self._pool_changed, "value")
         self.picked = w.HTML()
+        self.stack_row = w.HBox()  # every counter of the picked one's hex: any of them may be picked
+        self.stack_row.add_class("cheren-edit-stack")
         self.steps = w.BoundedIntText(min=1, max=4, description="Steps", layout=w.Layout(width="140px"))
         self.steps.observe(self._steps_changed, "value")
         self.supply = w.ToggleButtons(
@@ -115,7 +132,8 @@ class EditorApp:
                     [w.HBox([self.pools[Side.ALLIED], self.pools[Side.ITALIAN]])],
                     "cheren-edit-pools",
                 ),
-                self._panel("Picked counter", [self.picked, self.steps, self.supply, unit_buttons], "cheren-edit-unit"),
+                self._panel("Picked counter", [self.picked, self.stack_row, self.steps, self.supply, unit_buttons],
+                            "cheren-edit-unit"),
                 self._panel(
                     "Towns under Allied control (2.1) · garrisons",
                     [self.towns, *self.garrisons.values()],
@@ -136,6 +154,7 @@ class EditorApp:
             layout=w.Layout(width="360px", min_width="340px", flex="0 0 360px"),
         )
         side_panel.add_class("cheren-side-panel")
+        self.side_panel = side_panel
         map_column = w.VBox(
             [self.map.toolbar, self.feedback, self.map.widget], layout=w.Layout(flex="1 1 auto", min_width="0")
         )
@@ -213,14 +232,22 @@ class EditorApp:
 
     def _open(self) -> None:
         ref = self.open_ref.value.strip()
-        if ref:
-            self.controller.load(ref)
+        if ref and self.controller.load(ref).ok:
+            # the code and the file named were the old position's: a save must not overwrite it
+            self.code.value = ""
+            self.path.value = f"my-{self.controller.record.name}.yaml"
+            self.open_ref.value = ""
 
     def _play(self) -> None:
         from cheren.app.app import App
 
         game = self.controller.play()
-        if game is not None:
+        if game is not None and self.on_play is not None:
+            from dataclasses import replace
+
+            c = self.controller
+            self.on_play(replace(c.record, position=c.position.copy()), game)
+        elif game is not None:
             self.game_box.children = [self._w.HTML("<h3>Playing from the edited position</h3>"), App(game).widget]
 
     # -- controller -> widgets --------------------------------------------------------------------
@@ -248,6 +275,7 @@ class EditorApp:
     def _picked_panel(self) -> None:
         c = self.controller
         uid = c.picked
+        self.stack_row.children = self._stack_buttons()
         if uid is None:
             self.picked.value = "<i>Pick a counter from a pool or click one on the map.</i>"
             self.steps.disabled = True
@@ -268,6 +296,21 @@ class EditorApp:
         self.steps.disabled = not on_map
         self.supply.value = unit.supply.value if unit.supply is not None else ""
         self.supply.disabled = not on_map
+
+
+    def _stack_buttons(self) -> list[Any]:
+        w, c = self._w, self.controller
+        stack = c.stack()
+        if len(stack) < 2:
+            return []
+        out: list[Any] = [w.HTML("<small>in this hex:</small>")]
+        for uid in stack:
+            b = w.Button(description=c.name(uid), disabled=uid == c.picked, layout=w.Layout(width="auto"),
+                         tooltip="the picked counter" if uid == c.picked else "pick this counter")
+            b.add_class("cheren-edit-stack-pick")
+            b.on_click(lambda _, u=uid: c.pick(u))
+            out.append(b)
+        return out
 
 
 def _problems_html(c: EditorController) -> str:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cheren.app import panels
+from cheren.app.hidden_info import SEATINGS
 from cheren.app.widgets import button, panel
 from cheren.engine.game import Game
 from cheren.scenario.models import Side
@@ -24,7 +25,10 @@ class GamePanel:
         self.board = b = board
         self._bot = bot
         self._bots: dict[str, Any] = {}
-        self.mode = w.Dropdown(description="Play", layout=w.Layout(width="300px"))
+        self._quiet = False
+        self.mode = w.Dropdown(description="Who plays", layout=w.Layout(width="330px"),
+                               style={"description_width": "70px"})
+        self.mode.add_class("cheren-seating")
         self._set_modes()
         self.mode.observe(self._mode_changed, "value")
         self.path = w.Text(value=str(save_path), description="File", layout=w.Layout(width="300px"))
@@ -130,19 +134,37 @@ class GamePanel:
         return found
 
     def _set_modes(self) -> None:
-        options: list[tuple[str, Any]] = [("Hot-seat (both sides here)", "hot-seat")]
+        options: list[tuple[str, Any]] = [(label, key) for key, label in SEATINGS.items()]
         self._bots = self.bots()
         for name in self._bots:
             for side in (Side.ITALIAN, Side.ALLIED):
                 options.append((f"Against the {name} bot: it plays {side.adjective}", (name, side)))
         self.mode.options = options
-        side_now = self.board.opponent.side
-        self.mode.value = next((v for _, v in options if v != "hot-seat" and v[1] is side_now), "hot-seat")
+        self.show_mode()
+
+    def show_mode(self) -> None:
+        """The drop-down says who plays now (a position opened for study sets analysis)."""
+        b = self.board
+        side_now = b.opponent.side
+        now: Any = b.hidden.seating
+        if side_now is not None:
+            now = next((v for _, v in self.mode.options if isinstance(v, tuple) and v[1] is side_now), now)
+        if self.mode.value != now:
+            self._quiet = True
+            try:
+                self.mode.value = now
+            finally:
+                self._quiet = False
 
     def _mode_changed(self, change: dict[str, Any]) -> None:
         choice = change["new"]
-        if choice is None or choice == "hot-seat":
-            self.board.opponent.set(None, None)
+        if self._quiet or choice is None:
+            return
+        b = self.board
+        if isinstance(choice, str):
+            b.opponent.set_quietly(None, None)
+            b.hidden.set_seating(choice)  # type: ignore[arg-type]
         else:
             name, side = choice
-            self.board.opponent.set(self._bots[name], side)
+            b.hidden.seating = "hot-seat"
+            b.opponent.set(self._bots[name], side)

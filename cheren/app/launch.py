@@ -6,17 +6,26 @@ from a clone or from an installed package.
 :func:`wait_for_page`, so the engine, the scenario and the app's widgets are there before the
 page is asked for; what depends on the page's moment (the autosaved game) comes after.
 
-An installed package keeps its notebooks read-only under ``<prefix>/share/cheren``; the commands
-copy them into a working folder first (never over a file already there, so a learner's own
-notebooks, saves and autosave stay), and serve that folder."""
+The notebooks that come with cheren are never served themselves (JupyterLab saves what it
+serves: in a clone, git would see every autosave): the commands copy them into a working folder
+first (``cheren-notebooks/``: in a clone, beside the tracked ones and ignored by git; else in the
+current folder) and serve that.  A copy the user has not changed is brought up to date when its
+notebook changes; a changed one is kept, and the command says a newer one is there.  The address
+printed is the one the server says it is listening on (it takes another port when the one asked
+for is in use)."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+import json
 import os
+import re
 import shutil
+import signal
 import subprocess
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from cheren.scenario.resources import _SOURCE, notebooks_dir
@@ -32,33 +41,68 @@ class LaunchError(RuntimeError):
 
 
 def working_folder(folder: str | Path | None) -> Path:
-    """Where the notebooks are served from: ``folder`` if given; from a clone, its notebooks;
-    from an installed package, ``./cheren-notebooks``."""
+    """Where the notebooks are served from: ``folder`` if given; from a clone, ``cheren-notebooks/``
+    in it (ignored by git); from an installed package, ``./cheren-notebooks``."""
     if folder is not None:
         return Path(folder)
-    source = notebooks_dir()
-    if source.resolve().is_relative_to(_SOURCE) and os.access(source, os.W_OK):
-        return source
+    if notebooks_dir().resolve().is_relative_to(_SOURCE):
+        return _SOURCE / DEFAULT_FOLDER
     return Path.cwd() / DEFAULT_FOLDER
 
 
-def prepare(folder: Path) -> list[Path]:
-    """Copy the bundled notebooks into ``folder`` (only the ones not there yet)."""
+MANIFEST = ".cheren-copies"  # what each copy was when it was made (not a *.json: the app lists those)
+
+
+@dataclass
+class Copies:
+    """What :func:`prepare` did: copied afresh, brought up to date, or kept as the user changed it."""
+
+    copied: list[Path] = field(default_factory=list)
+    updated: list[Path] = field(default_factory=list)
+    kept: list[Path] = field(default_factory=list)  # changed by the user, while a newer one came
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def prepare(folder: Path) -> Copies:
+    """Copy the bundled notebooks into ``folder``: those not there yet, and new versions of those
+    the user has not changed since they were copied (never over a changed one)."""
     source = notebooks_dir()
     if not source.is_dir():
         raise LaunchError(f"the bundled notebooks are missing (looked in {source})")
+    done = Copies()
     if folder.resolve() == source.resolve():
-        return []
-    copied = []
+        return done
+    manifest = folder / MANIFEST
+    try:
+        known: dict[str, str] = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        known = {}
     for nb in sorted(source.rglob("*.ipynb")):
         if ".ipynb_checkpoints" in nb.parts:
             continue
-        target = folder / nb.relative_to(source)
+        rel = nb.relative_to(source).as_posix()
+        target = folder / rel
+        fresh = _digest(nb)
         if not target.exists():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(nb, target)
-            copied.append(target)
-    return copied
+            done.copied.append(target)
+        else:
+            mine = _digest(target)
+            if mine == fresh:  # already the current version
+                known[rel] = fresh
+                continue
+            if mine != known.get(rel):  # the user's own now: never overwritten
+                done.kept.append(target)
+                continue
+            done.updated.append(target)  # an untouched copy of an older version
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(nb, target)
+        known[rel] = fresh
+    folder.mkdir(parents=True, exist_ok=True)
+    manifest.write_text(json.dumps(known, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return done
 
 
 def _tool(module: str) -> list[str]:
@@ -96,12 +140,44 @@ def lab_command(folder: Path, port: int, browser: bool) -> list[str]:
     return cmd + ([] if browser else ["--no-browser"])
 
 
+def served_url(line: str, seen: list[str]) -> str | None:
+    """The address a Jupyter server or Voila says it serves, from its log: a URL after its "is
+    running at" (``seen`` carries that line's having been read from one call to the next)."""
+    if "is running at" in line:
+        seen.append(line)
+    if not seen:
+        return None
+    found = re.search(r"https?://(?:127\.0\.0\.1|localhost|\[::1\]|[\w.-]+):\d+/\S*", line)
+    # the commands bind 127.0.0.1; "localhost" may mean ::1 first, where nothing listens
+    return found.group(0).replace("//localhost:", "//127.0.0.1:") if found else None
+
+
 def launch(kind: str, folder: str | Path | None, port: int, browser: bool) -> int:
     where = working_folder(folder)
     where.mkdir(parents=True, exist_ok=True)
-    copied = prepare(where)
-    if copied:
-        print(f"cheren {kind}: copied {len(copied)} notebooks into {where}", file=sys.stderr)
+    done = prepare(where)
+    if done.copied or done.updated:
+        print(f"cheren {kind}: {len(done.copied)} notebooks copied into {where}, {len(done.updated)} brought up "
+              "to date", file=sys.stderr)
+    for nb in done.kept:
+        print(f"cheren {kind}: {nb} is yours (you changed it), so it is kept; delete it to get the new version",
+              file=sys.stderr)
     cmd = (app_command if kind == "app" else lab_command)(where, port, browser)
-    print(f"cheren {kind}: serving {where} on http://127.0.0.1:{port}/ (Ctrl-C to stop)", file=sys.stderr)
-    return subprocess.call(cmd, cwd=where)
+    print(f"cheren {kind}: starting on {where} (Ctrl-C to stop)", file=sys.stderr)
+    proc = subprocess.Popen(cmd, cwd=where, stderr=subprocess.PIPE, text=True, bufsize=1)
+    # stopped from outside (a service manager, a test): stop the server too, never leave it running
+    signal.signal(signal.SIGTERM, lambda *_: proc.terminate())
+    seen: list[str] = []
+    said = False
+    try:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            sys.stderr.write(line)
+            url = None if said else served_url(line, seen)
+            if url is not None:
+                said = True
+                moved = f" (port {port} was in use)" if f":{port}/" not in url else ""
+                print(f"cheren {kind}: serving {where} at {url}{moved}", file=sys.stderr, flush=True)
+        return proc.wait()
+    except KeyboardInterrupt:  # the server had the Ctrl-C too: let it stop
+        return proc.wait()

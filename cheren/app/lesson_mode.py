@@ -36,7 +36,8 @@ class LessonMode:
         b = self.board
         b.set_game(run.game)
         b.opponent.bot, b.opponent.side = passing_opponent, run.opponent_side  # it only passes
-        b.hidden.curtains = False  # one learner at the screen
+        b.hidden.seating = "analysis"  # one learner at the screen: no curtain
+        b.hidden.hide_hands = True  # and, as a player, only the hand of the side to act
         d = run.draft
         b.combat.draft = AttackDraft(d.defender, list(d.attackers), d.air)
         self._rolls_seen = 0

@@ -64,11 +64,14 @@ class Lines:
 
     def promote(self, name: str) -> Feedback:
         b = self.board
+        before = set(b.study.lines)
         try:
             b.study.promote(name)
         except TreeError as exc:
             return b.say(Feedback("refused", str(exc)))
-        return b.say(Feedback("ok", f"{name!r} is now the main line."), "game")
+        renamed = sorted(set(b.study.lines) - before)
+        also = f"; the old main line is now called {renamed[0]!r}" if renamed else ""
+        return b.say(Feedback("ok", f"{name!r} is now the main line{also}."), "game")
 
     def delete(self, name: str) -> Feedback:
         b = self.board

@@ -60,7 +60,8 @@ class MapWidget:
         self.widget.on_mouse_out(self._out)
         self.widget.on_mouse_wheel(self._wheel)
         self.widget.on_key_down(self._key)
-        controller.subscribe(self._changed)
+        self._heard: list[MapController] = []
+        self._listen(controller)
 
         def button(text: str, tip: str, fn: Any, cls: str) -> Any:
             # text, not Font Awesome icons: Voila loads those from a CDN, which may be out of reach
@@ -79,6 +80,26 @@ class MapWidget:
         )
         self.toolbar.add_class("cheren-toolbar")
         self.refresh()
+
+    def set_controller(self, controller: MapController) -> None:
+        """Draw another mode's map on this widget (the app's board, the position editor): one
+        canvas for both, the view kept."""
+        if controller is self.controller:
+            return
+        self.controller = controller
+        self._listen(controller)
+        self.refresh()
+
+    def _listen(self, controller: MapController) -> None:
+        if any(c is controller for c in self._heard):
+            return
+        self._heard.append(controller)
+
+        def heard(what: set[str]) -> None:
+            if controller is self.controller:  # a mode not on the map now draws nothing
+                self._changed(what)
+
+        controller.subscribe(heard)
 
     # -- drawing -------------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -122,9 +143,10 @@ class MapWidget:
         self.canvas.set_view(view.centred(x, y, self.canvas.width, self.canvas.height))
 
     def _key(self, key: str, shift: bool = False, ctrl: bool = False, meta: bool = False) -> None:
-        escape = getattr(self.controller, "escape", None)
-        if key == "Escape" and escape is not None:
-            escape()  # drop the selection (and an attack being lined up)
+        # the canvas keeps the keys pressed while it has the focus: hand them to the mode
+        handler = getattr(self.controller, "key", None)
+        if handler is not None and not (ctrl or meta):
+            handler(key)
 
     # -- mouse ---------------------------------------------------------------------------------
     def hex_at(self, x: float, y: float) -> Any:

@@ -33,6 +33,7 @@ OVERLAYS: dict[str, str] = {
 }
 DEFAULT_OVERLAYS = frozenset({"reach", "supply-unit"})
 CHOICE = "#e8791d"
+BOT_MOVES = "#e0119d"  # deep pink: apart from the threats' red, the supply cuts' purple, the lines' teal
 
 
 class MapOverlays:
@@ -102,7 +103,7 @@ class MapOverlays:
             paths = [m.path for m in picked if len(m.path) > 1]
             ends = {m.path[-1]: str(i + 1) for i, m in enumerate(moves) if m.path and m in picked}
             if paths or ends:
-                out.append(Overlay("bot-moves", ends, colour="#7a1fa2", opacity=0.3, paths=paths,
+                out.append(Overlay("bot-moves", ends, colour=BOT_MOVES, opacity=0.3, paths=paths,
                                    title="The bot's last moves"))
         targets = b.decisions.chit_targets()
         if targets:

@@ -69,13 +69,15 @@ class Opponent:
         self.moves: list[BotMove] = []
         self.step: int | None = None  # the move picked out on the map (None: all of them)
 
+    def set_quietly(self, bot: Any, side: Side | None) -> None:
+        """The bot (None: none) without a word and without letting it move yet."""
+        self.bot, self.side = (as_bot(bot, side), side) if bot is not None and side is not None else (None, None)
+        self.moves, self.step = [], None
+
     def set(self, bot: Any, side: Side | None) -> Feedback:
         """Play against ``bot`` (a ``Callable[[Game], Action]`` or a :mod:`cheren.players.bots` bot) on
         ``side``; None for hot-seat.  The bot moves at once if it is its turn."""
-        if bot is not None and side is not None:
-            self.bot, self.side = as_bot(bot, side), side
-        else:
-            self.bot, self.side = None, None
+        self.set_quietly(bot, side)
         events = self.reply()
         mode = "hot-seat" if self.bot is None else f"the bot plays the {side.adjective if side else ''} side"
         return self.board.say(Feedback("info", f"Mode: {mode}.", events=tuple(events)), "game")

@@ -75,7 +75,15 @@ CSS = """
 .cheren-side-panel .widget-checkbox label { white-space: normal; overflow: visible; }
 .cheren-toolbar { flex-wrap: nowrap; }
 .cheren-hint-line { padding: 2px 6px; color: #4a3f2f; }
-.cheren-curtain { background: #2d2418; color: #f4efe1; border-radius: 6px; }
+.cheren-curtain { background: #2d2418; border-radius: 6px; }
+.cheren-position { font-size: 12px; overflow-wrap: anywhere; }
+.cheren-position .title { font-size: 13px; }
+.cheren-position .when { color: #6e5a3c; margin-bottom: 4px; }
+.cheren-question { background: #fff3cf; border-left: 4px solid #c98a00; padding: 4px 8px; margin: 4px 0; }
+.cheren-position details { margin: 3px 0; } .cheren-position summary { cursor: pointer; color: #6e5a3c; }
+.cheren-position p { margin: 3px 0; } .cheren-position ul { margin: 2px 0; padding-left: 18px; }
+.cheren-curtain, .cheren-curtain .widget-html-content, .cheren-curtain h3, .cheren-curtain p {
+  color: #f4efe1 !important; }
 </style>
 """
 
@@ -195,15 +203,13 @@ def log_html(c: Board, last: int = 60) -> str:
 
 
 def chits_html(c: Board) -> str:
-    """Hot-seat: the acting side sees its own hand, the other side only a count (5.0)."""
+    """Each hand the screen may show (5.0: hot-seat, the acting side's own; analysis, both), by
+    name with what each chit does; of the others only the count."""
     hidden = c.hidden
     counts = hidden.chit_counts()
-    acting = c.game.acting
-    bot_side = c.opponent.side
     rows = []
     for side in (Side.ALLIED, Side.ITALIAN):
-        mine = side is acting and (bot_side is None or side is not bot_side) and hidden.curtain is None
-        visible = hidden.chits_visible(side) if mine else None
+        visible = hidden.chits_visible(side) if hidden.sees(side) else None
         if visible and hidden.chits_hook is not None:  # the hook decides what the side sees, and names it
             names = ", ".join(esc(v) for v in visible)
             rows.append(f"<div><b>{side.adjective}</b> ({counts.get(side, 0)}): {names}</div>")

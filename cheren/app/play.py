@@ -257,7 +257,7 @@ class Play:
         for mover in movers:
             move = self.legal_moves(mover).get(h)
             if move is not None:
-                events += b.game.push(move)
+                events += b.commit(move)
                 b.changed()
         b.last_move = (start, *path) if start is not None else path
         b.stack_hex = h

@@ -4,7 +4,7 @@ pending decision with its answers, the chits, the bot's last moves and the log. 
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from cheren.app import panels
@@ -17,6 +17,15 @@ if TYPE_CHECKING:
 MANY = 8  # more answers than this go into a drop-down list
 
 
+@dataclass(frozen=True)
+class _Row:
+    box: Any
+    html: Any
+    pick: Any
+    more: Any  # +1 step (8.3)
+    toggle: Any  # + / − attack
+
+
 class PlayView:
     def __init__(self, board: Board) -> None:
         import ipywidgets as w
@@ -25,6 +34,7 @@ class PlayView:
         self._w = w
         self.selection = w.HTML()
         self.units = w.VBox(layout=w.Layout(max_height="300px", overflow="auto"))
+        self._rows: dict[str, _Row] = {}
         self.move_stack = w.Checkbox(value=False, description="move the whole stack", indent=False)
         self.move_stack.add_class("cheren-move-stack")
         self.move_stack.observe(lambda change: setattr(b, "move_stack", bool(change["new"])), "value")
@@ -37,7 +47,12 @@ class PlayView:
         self.chits = w.HTML()
         self.chit_plays = w.VBox()
         self.chit_plays.add_class("cheren-chit-plays")
-        self.chits_panel = panel("Chits", [self.chits, self.chit_plays], "cheren-chits")
+        self.hide_hands = w.Checkbox(value=False, indent=False, description="hide the hands (only the side to act's)")
+        self.hide_hands.add_class("cheren-hide-hands")
+        self.hide_hands.observe(
+            lambda change: b.hidden.set_hide_hands(bool(change["new"])) if change["new"] != b.hidden.hide_hands
+            else None, "value")
+        self.chits_panel = panel("Chits", [self.hide_hands, self.chits, self.chit_plays], "cheren-chits")
 
         self.bot_list = w.HTML()
         self.bot_list.add_class("cheren-bot-moves")
@@ -58,6 +73,8 @@ class PlayView:
         if what & {"game", "selection"}:
             self._stack()
         if "game" in what:
+            self.hide_hands.layout.display = "flex" if b.hidden.seating == "analysis" else "none"
+            self.hide_hands.value = b.hidden.hide_hands
             self.log.value = panels.log_html(b)
             self.chits.value = panels.chits_html(b)
             self._chit_plays()
@@ -66,34 +83,46 @@ class PlayView:
             self._bot_moves()
 
     def _stack(self) -> None:
-        w, b = self._w, self.board
+        b = self.board
         self.selection.value = panels.selection_html(b)
         draft = b.combat.draft
         lining_up = b.game.phase is Phase.COMBAT and draft.defender is not None
         replaceable = set(b.decisions.replaceable()) if b.game.phase is Phase.REINFORCEMENT else set()
         rows = []
         for info in b.play.stack():
-            pick = w.Button(description="selected" if info.selected else "select", disabled=info.selected,
-                            layout=w.Layout(width="74px"))
+            row = self._row(info.id)
+            row.html.value = panels.unit_html(b, info)
+            row.pick.description = "selected" if info.selected else "select"
+            row.pick.disabled = info.selected
+            row.more.layout.display = None if info.id in replaceable else "none"
+            joined = info.id in draft.attackers
+            row.toggle.layout.display = None if lining_up and info.side is b.game.phasing else "none"
+            row.toggle.description = "− attack" if joined else "+ attack"
+            row.toggle.button_style = "warning" if joined else ""
+            rows.append(row.box)
+        if [id(r) for r in rows] != [id(r) for r in self.units.children]:
+            self.units.children = rows
+
+    def _row(self, uid: str) -> _Row:
+        """A unit's row of the stack panel, made once and kept: a click on the map then only
+        changes what differs, instead of building new widgets in the page."""
+        row = self._rows.get(uid)
+        if row is None:
+            w, b = self._w, self.board
+            size = w.Layout(width="74px")
+            pick = w.Button(description="select", layout=size)
             pick.add_class("cheren-pick")
-            pick.on_click(lambda _, uid=info.id: b.play.select(uid))
-            buttons = [pick]
-            if info.id in replaceable:
-                more = w.Button(description="+1 step", tooltip="Allied replacement (8.3)",
-                                layout=w.Layout(width="74px"))
-                more.add_class("cheren-replace")
-                more.on_click(lambda _, uid=info.id: b.decisions.replace_step(uid))
-                buttons.append(more)
-            if lining_up and info.side is b.game.phasing:
-                joined = info.id in draft.attackers
-                toggle = w.Button(description="− attack" if joined else "+ attack",
-                                  button_style="warning" if joined else "", layout=w.Layout(width="74px"))
-                toggle.add_class("cheren-toggle-attacker")
-                toggle.on_click(lambda _, uid=info.id: b.combat.toggle_attacker(uid))
-                buttons.append(toggle)
-            rows.append(w.HBox([w.HTML(panels.unit_html(b, info), layout=w.Layout(flex="1")), w.VBox(buttons)],
-                               layout=w.Layout(align_items="center", flex="0 0 auto")))
-        self.units.children = rows
+            pick.on_click(lambda _: b.play.select(uid))
+            more = w.Button(description="+1 step", tooltip="Allied replacement (8.3)", layout=w.Layout(width="74px"))
+            more.add_class("cheren-replace")
+            more.on_click(lambda _: b.decisions.replace_step(uid))
+            toggle = w.Button(description="+ attack", layout=w.Layout(width="74px"))
+            toggle.add_class("cheren-toggle-attacker")
+            toggle.on_click(lambda _: b.combat.toggle_attacker(uid))
+            html = w.HTML(layout=w.Layout(flex="1"))
+            box = w.HBox([html, w.VBox([pick, more, toggle])], layout=w.Layout(align_items="center", flex="0 0 auto"))
+            row = self._rows[uid] = _Row(box, html, pick, more, toggle)
+        return row
 
     def _bot_moves(self) -> None:
         o = self.board.opponent

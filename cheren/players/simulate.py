@@ -359,9 +359,33 @@ def die_with_parent(poll: float = 0.5) -> None:
     threading.Thread(target=watch, name="cheren-parent-watch", daemon=True).start()
 
 
+def worker_pool(jobs: int, *, background: bool = False) -> ProcessPoolExecutor:
+    """A pool of ``jobs`` worker processes for :func:`simulate` to run on, started afresh (a
+    forkserver, not a fork of a process that may hold threads, such as a notebook's kernel);
+    its workers leave Ctrl-C to the parent.  ``background``: the workers yield the processor to
+    everything else (what a user is clicking on comes first).  End it with :func:`stop_pool`."""
+    import multiprocessing
+
+    return ProcessPoolExecutor(max_workers=jobs, initializer=_background_worker if background else _quiet_worker,
+                               mp_context=multiprocessing.get_context("forkserver"))
+
+
+def _background_worker() -> None:
+    import os
+
+    _quiet_worker()
+    os.nice(15)
+
+
+def stop_pool(pool: Executor) -> None:
+    """Stop a process pool now: cancel what has not started and end the workers (no orphans)."""
+    _stop(pool)
+
+
 def _stop(pool: Executor) -> None:
     """Stop a process pool now: cancel what has not started and end the workers (no orphans)."""
-    processes = list(getattr(pool, "_processes", {}).values()) if isinstance(pool, ProcessPoolExecutor) else []
+    running = getattr(pool, "_processes", None) or {}  # None once the pool has been shut down
+    processes = list(running.values()) if isinstance(pool, ProcessPoolExecutor) else []
     pool.shutdown(wait=False, cancel_futures=True)
     for proc in processes:
         if proc.is_alive():

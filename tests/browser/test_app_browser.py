@@ -54,6 +54,18 @@ def scenario() -> Scenario:
     return load_scenario()
 
 
+RUN_ALL = """async () => {
+    const app = window.jupyterapp, nb = app.shell.currentWidget;
+    await nb.context.ready; await nb.sessionContext.ready;
+    const t0 = Date.now();
+    while (nb.sessionContext.session?.kernel?.status !== 'idle') {
+        if (Date.now() - t0 > 60000) throw new Error('kernel never idle');
+        await new Promise(r => setTimeout(r, 100));
+    }
+    await app.commands.execute('notebook:run-all-cells');
+}"""
+
+
 class Map:
     """Where things are on the canvas: scene pixels through the app's fit-to-view transform."""
 
@@ -279,17 +291,7 @@ def test_jupyterlab_runs_the_notebook_and_repaints_after_a_reload(page: Any, lab
     url = f"{lab_url}/lab/workspaces/t-{uuid.uuid4().hex[:8]}/tree/play.ipynb?reset&token={TOKEN}"
     page.goto(url)
     page.wait_for_function("() => window.jupyterapp?.shell.currentWidget?.sessionContext", timeout=60_000)
-    run_all = """async () => {
-        const app = window.jupyterapp, nb = app.shell.currentWidget;
-        await nb.context.ready; await nb.sessionContext.ready;
-        const t0 = Date.now();
-        while (nb.sessionContext.session?.kernel?.status !== 'idle') {
-            if (Date.now() - t0 > 60000) throw new Error('kernel never idle');
-            await new Promise(r => setTimeout(r, 100));
-        }
-        await app.commands.execute('notebook:run-all-cells');
-    }"""
-    page.evaluate(run_all)
+    page.evaluate(RUN_ALL)
     wait_painted(page)
     check_terrain(page)
     # save, reload: the kernel keeps the widgets, the page builds new views, the map repaints

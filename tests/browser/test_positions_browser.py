@@ -1,7 +1,7 @@
 """Historical positions in a real browser: the historical-positions notebook in Voila draws the
 Agordat position on the app's map (its counters painted where the scene puts them), shows its answer
-key and plays its historical plan, and the position editor below it places a counter picked from a
-pool with two clicks."""
+key and plays its historical plan, and the position editor, opened on the same map (Edit
+position ✎), places a counter picked from a pool with two clicks."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from tests.browser.conftest import TIMEOUT_MS
 H = Hex.from_label
 expect.set_options(timeout=TIMEOUT_MS)
 APP_CANVAS = ".cheren-app:not(.cheren-editor) canvas.cheren-map"
-EDITOR_CANVAS = ".cheren-editor canvas.cheren-map"
+EDITOR_CANVAS = APP_CANVAS  # one map widget: the editor draws on the app's
 SAMPLES = """([sel, x0, y0, size, n]) => { const c = document.querySelector(sel); const g = c.getContext('2d');
   const out = []; for (let i = 1; i < n; i++) for (let j = 1; j < n; j++) {
     const d = g.getImageData(Math.round(x0 + size * i / n), Math.round(y0 + size * j / n), 1, 1).data;
@@ -74,7 +74,7 @@ def test_voila_opens_a_library_position_and_an_edit_by_clicks_places_a_counter(
     page: Any, voila_url: str, request: pytest.FixtureRequest
 ) -> None:
     s = load_scenario()
-    page.goto(f"{voila_url}/voila/render/historical_positions.ipynb")
+    page.goto(f"{voila_url}/voila/render/historical_positions.ipynb", timeout=90_000)
     page.wait_for_selector(APP_CANVAS, timeout=90_000)
     expect(page.locator(".cheren-status").first).to_contain_text("Turn 2/12")
     app = Canvas(page, APP_CANVAS, Board(Game.from_position(load_position("agordat", s))).scene())
@@ -82,21 +82,15 @@ def test_voila_opens_a_library_position_and_an_edit_by_clicks_places_a_counter(
     for uid in ("ind_29", "col_41"):
         assert app.counter_share(uid) > 0.3, uid
 
-    # the answer key beside the game: its question, then the historical plan played on the map
-    answer = page.locator(".cheren-app:not(.cheren-editor) .cheren-answer-key").first
-    expect(answer).to_contain_text("The question (Allied to decide)")
-    page.locator(".cheren-app:not(.cheren-editor) .cheren-answer-play").first.click()
-    expect(page.locator(".cheren-app:not(.cheren-editor) .cheren-feedback").first).to_contain_text(
-        "The historical plan, played as the line"
-    )
-
+    page.locator("button.cheren-edit-position").click()
+    expect(page.locator(".cheren-edit-unit")).to_be_visible()
     editor = EditorController(scenario=s)
     editor.load("agordat")
     edit = Canvas(page, EDITOR_CANVAS, editor.scene())
     page.locator(".cheren-pool-italian select").select_option(label="Alpini Uork Amba · arrives turn 4")
     expect(page.locator(".cheren-edit-unit")).to_contain_text("Alpini Uork Amba")
     edit.click(H("1805"))
-    feedback = page.locator(".cheren-editor .cheren-feedback")
+    feedback = page.locator(".cheren-feedback")
     expect(feedback).to_contain_text("Alpini Uork Amba placed in 1805")
     expect(page.locator(".cheren-edit-check")).to_contain_text("before its arrival on turn 4")
     editor.place("alpini_uork_amba", "1805")
@@ -106,4 +100,125 @@ def test_voila_opens_a_library_position_and_an_edit_by_clicks_places_a_counter(
     while after.counter_share("alpini_uork_amba") <= 0.3:
         assert time.monotonic() < deadline, "the placed counter never appeared on the editor's map"
         time.sleep(0.1)
+    # Play from here: the edited position back on the board, for study, on the same map
+    page.locator(".cheren-edit-play").click()
+    expect(page.locator(".cheren-position-panel")).to_contain_text("Agordat")
+    expect(page.locator("button.cheren-end-phase")).to_be_visible()
+    assert after.counter_share("alpini_uork_amba") > 0.3
     assert not request.node.page_errors, request.node.page_errors
+
+
+def test_voila_shows_the_answer_key_and_plays_the_historical_plan(page: Any, voila_url: str,
+                                                                   request: pytest.FixtureRequest) -> None:
+    page.goto(f"{voila_url}/voila/render/historical_positions.ipynb", timeout=90_000)
+    page.wait_for_selector(APP_CANVAS, timeout=90_000)
+    # the answer key beside the game: its question, then the historical plan played on the map
+    answer = page.locator(".cheren-app:not(.cheren-editor) .cheren-answer-key").first
+    expect(answer).to_contain_text("The question (Allied to decide)")
+    page.locator(".cheren-app:not(.cheren-editor) .cheren-answer-play").first.click()
+    expect(page.locator(".cheren-app:not(.cheren-editor) .cheren-feedback").first).to_contain_text(
+        "The historical plan, played as the line"
+    )
+    assert not request.node.page_errors, request.node.page_errors
+
+
+RING = """([sel, x, y, r, rgb]) => { const g = document.querySelector(sel).getContext('2d'); let hit = 0;
+  for (let k = 0; k < 24; k++) { const a = 2 * Math.PI * k / 24;
+    const d = g.getImageData(Math.round(x + r * Math.cos(a)), Math.round(y + r * Math.sin(a)), 1, 1).data;
+    if (Math.abs(d[0] - rgb[0]) < 30 && Math.abs(d[1] - rgb[1]) < 30 && Math.abs(d[2] - rgb[2]) < 40) hit++; }
+  return hit; }"""
+
+
+def test_voila_the_editor_picks_any_counter_of_a_stack_and_its_outline_follows(page: Any, voila_url: str) -> None:
+    """Issue 30, item 6: a second click on a stack picks the next counter; the stack's counters are
+    buttons; the outline goes where the counter is put; Open empties the code box and names a
+    new file."""
+    from cheren.app.map_scene import SELECT
+
+    s = load_scenario()
+    page.goto(f"{voila_url}/voila/render/historical_positions.ipynb", timeout=90_000)
+    page.wait_for_selector(APP_CANVAS, timeout=90_000)
+    page.locator("button.cheren-edit-position").click()
+    expect(page.locator(".cheren-edit-unit")).to_be_visible()
+    editor = EditorController(scenario=s)
+    editor.load("agordat")
+    edit = Canvas(page, EDITOR_CANVAS, editor.scene())
+    stack = editor.stack(H("1407"))
+    panel = page.locator(".cheren-edit-unit")
+    edit.click(H("1407"))
+    expect(panel).to_contain_text(s.units[stack[0]].name)
+    edit.click(H("1407"))
+    expect(panel.locator(".info .name")).to_have_text(s.units[stack[1]].name)
+    buttons = page.locator(".cheren-edit-stack-pick")
+    expect(buttons).to_have_count(len(stack))
+    buttons.nth(2).click()
+    expect(panel.locator(".info .name")).to_have_text(s.units[stack[2]].name)
+
+    def ring(h: Hex) -> int:
+        x, y = edit.at(h)
+        radius = 0.9 * edit.scene.layout.size * edit.view.zoom
+        hits: int = page.evaluate(RING, [EDITOR_CANVAS, x, y, radius, list(rgb(SELECT))])
+        return hits
+
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while ring(H("1407")) < 6:
+        assert time.monotonic() < deadline, "the picked stack was never outlined"
+        time.sleep(0.1)
+    edit.click(H("1506"))
+    expect(page.locator(".cheren-feedback")).to_contain_text("placed in 1506")
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while not (ring(H("1506")) >= 6 and ring(H("1407")) < 3):
+        assert time.monotonic() < deadline, (ring(H("1506")), ring(H("1407")))
+        time.sleep(0.1)
+
+    page.locator(".cheren-edit-code-button").click()
+    code = page.locator(".cheren-edit-code textarea")
+    expect(code).not_to_have_value("")
+    page.locator(".cheren-edit-out input[placeholder='library name, file or code']").fill("cheru")
+    page.locator(".cheren-edit-open").click()
+    expect(page.locator(".cheren-feedback")).to_contain_text("Opened Cheru")
+    expect(code).to_have_value("")
+    expect(page.locator(".cheren-edit-out input").first).to_have_value("my-cheru.yaml")
+
+
+def _click_times(page: Any, sel: str, scene: Scene, hexes: list[Hex]) -> list[float]:
+    """Click each hex on the map and wait for the side panel to name it: the seconds each took."""
+    canvas = Canvas(page, sel, scene)
+    out = []
+    for h in hexes:
+        t0 = time.monotonic()
+        canvas.click(h)
+        page.wait_for_selector(f".cheren-selected[data-hex='{h.label}']", timeout=TIMEOUT_MS)
+        out.append(time.monotonic() - t0)
+    return out
+
+
+def test_the_positions_notebook_has_one_map_and_answers_clicks_in_lab_and_voila(
+    page: Any, lab_url: str, voila_url: str
+) -> None:
+    """Issue 30, item 7: one shared map widget (the gallery is text, the editor opens on the app's
+    map), so JupyterLab answers a click on it as Voila does; both are timed for the report."""
+    import statistics
+    import uuid
+
+    from cheren.scenario import Side
+    from tests.browser.conftest import TIMINGS, TOKEN
+    from tests.browser.test_app_browser import RUN_ALL
+
+    s = load_scenario()
+    board = Board(Game.from_position(load_position("agordat", s)))
+    italian = sorted({u.hex for u in board.position.units.values() if u.hex is not None and u.side is Side.ITALIAN})
+    medians = {}
+    page.goto(f"{lab_url}/lab/workspaces/t-{uuid.uuid4().hex[:8]}/tree/historical_positions.ipynb?reset&token={TOKEN}")
+    page.wait_for_function("() => window.jupyterapp?.shell.currentWidget?.sessionContext", timeout=60_000)
+    page.evaluate(RUN_ALL)
+    page.wait_for_selector(APP_CANVAS, timeout=180_000)
+    page.locator(APP_CANVAS).first.scroll_into_view_if_needed()
+    assert page.locator("canvas.cheren-map").count() == 1  # the one map of the notebook
+    medians["JupyterLab"] = statistics.median(_click_times(page, APP_CANVAS, board.scene(), italian[:6]))
+    page.goto(f"{voila_url}/voila/render/historical_positions.ipynb", timeout=90_000)
+    page.wait_for_selector(APP_CANVAS, timeout=90_000)
+    assert page.locator("canvas.cheren-map").count() == 1
+    medians["Voila"] = statistics.median(_click_times(page, APP_CANVAS, board.scene(), italian[:6]))
+    TIMINGS.append("positions notebook, a click on the map answered: " + ", ".join(
+        f"{k} {v * 1000:.0f} ms" for k, v in medians.items()) + " (medians of 6 clicks)")

@@ -8,12 +8,14 @@ chart is asked for so the engine never needs it.
 
 The threat map is drawn on the map itself: :func:`cheren.study.overlays.threat_overlays`.
 
-Each chart function returns a matplotlib ``Figure``; :func:`to_svg` and :func:`to_png` turn one
-into text or bytes for a page, a notebook or a file.
+Each chart function returns a matplotlib ``Figure`` that shows itself as a picture in a notebook
+(JupyterLab, nbconvert, Voila), whether pyplot was ever imported or not; :func:`to_svg` and
+:func:`to_png` turn one into text or bytes for a page or a file.
 """
 
 from __future__ import annotations
 
+import functools
 import io
 from typing import TYPE_CHECKING, Any
 
@@ -30,10 +32,21 @@ PAPER = "#fbf8ef"
 
 
 def _figure(width: float = 6.4, height: float = 3.4) -> Figure:
+    return _chart_class()(figsize=(width, height), dpi=100, facecolor=PAPER)
+
+
+@functools.cache
+def _chart_class() -> type[Figure]:
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(width, height), dpi=100, facecolor=PAPER)
-    return fig
+    class Chart(Figure):
+        """A figure a notebook shows as a picture.  IPython draws a bare ``Figure`` only once
+        pyplot's inline backend is on; these charts never import pyplot, so they say how."""
+
+        def _repr_png_(self) -> bytes:
+            return to_png(self)
+
+    return Chart
 
 
 def _style(ax: Any) -> None:
