@@ -9,7 +9,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from operator import itemgetter
 from typing import Any, NamedTuple
@@ -521,8 +521,60 @@ def enemy_occupied(position: Position, enemy: Side) -> set[Hex]:
     return {u.hex for u in position.units.values() if u.side is enemy and u.hex is not None}
 
 
+def stop_reason(position: Position, unit_id: str, h: Hex, options: MoveOptions | None = None) -> str:
+    """Why a unit entering ``h`` must stop there, with the rule: a hard enemy ZoC (4.0) or a
+    Roadblock (5.1); "" when nothing stops it.  A hard ZoC is named first when both do."""
+    enemy = position.units[unit_id].side.enemy
+    ignore_zoc = options is not None and options.ignore_zoc
+    if not ignore_zoc and zoc_map(position, enemy).get(h) is Zoc.HARD:
+        return "in a hard enemy ZoC (4.0)"
+    if options is not None and h in options.stop_at:
+        return f"at the Roadblock in {h.label} (5.1)"
+    return ""
+
+
 def explain_move(position: Position, unit_id: str, target: Hex, options: MoveOptions | None = None) -> str:
-    """Why the unit can or cannot end its move in ``target``, in words, citing the rules."""
+    """Why the unit can or cannot end its move in ``target``, in words, citing the rules; when a
+    chit played this phase decides it (5.1), which one."""
+    why = _explain_move(position, unit_id, target, options)
+    return why if "5.1)" in why else why + chit_note(position, unit_id, target, options)
+
+
+def chit_note(position: Position, unit_id: str, target: Hex, options: MoveOptions | None) -> str:
+    """"" unless the chits played this phase (``options``) decide whether the unit can end its
+    move in ``target``: then which chit lets it go there or keeps it out, citing 5.1."""
+    if options is None or options == MoveOptions():
+        return ""
+    can = target in reachable(position, unit_id, options).reach
+    if can == (target in reachable(position, unit_id).reach):
+        return ""
+    if can:
+        helped = [text for on, text in (
+            (options.extra_mp, f"Forced march gives it {options.extra_mp} more MP"),
+            (options.ignore_zoc, "Infiltrate lets it ignore enemy ZoC"),
+            (options.ignore_rivers, "Engineers take it across rivers at no cost and through any Roadblock"),
+        ) if on]
+        return f"; a chit decides it: {'; '.join(helped) or 'a chit played this phase'} (5.1)"
+    plain = MoveOptions(extra_mp=options.extra_mp, ignore_zoc=options.ignore_zoc, ignore_rivers=options.ignore_rivers)
+    kept = []
+    for effect, relaxed in (
+        ("roadblock", replace(options, stop_at=frozenset(), no_road=frozenset())),
+        ("demolition", replace(options, blown_bridges=frozenset())),
+    ):
+        if relaxed != options and target in reachable(position, unit_id, relaxed).reach:
+            kept.append(effect)
+    if not kept and target in reachable(position, unit_id, plain).reach:
+        kept = ["roadblock", "demolition"]
+    texts = []
+    if "roadblock" in kept and options.stop_at | options.no_road:
+        where = ", ".join(sorted(h.label for h in options.stop_at | options.no_road))
+        texts.append(f"the Roadblock in {where} (no road movement there, and a unit entering it stops)")
+    if "demolition" in kept and options.blown_bridges:
+        texts.append("a blown bridge (Demolition: the road crossing pays the river cost again)")
+    return f"; without {' and '.join(texts) or 'the chits played this phase'} it could go there (5.1)"
+
+
+def _explain_move(position: Position, unit_id: str, target: Hex, options: MoveOptions | None = None) -> str:
     s = position.scenario
     d = s.units[unit_id]
     why = immobile_reason(position, unit_id)
@@ -534,8 +586,7 @@ def explain_move(position: Position, unit_id: str, target: Hex, options: MoveOpt
         r = reach.reach[target]
         stop = ""
         if r.stops:
-            hard = zoc_map(position, position.units[unit_id].side.enemy).get(target) is Zoc.HARD
-            stop = "; it must stop there: hard enemy ZoC (4.0)" if hard else "; it must stop there: a Roadblock (5.1)"
+            stop = f"; it must stop there, {stop_reason(position, unit_id, target, options)}"
         return f"{d.name} can reach {label} for {mp_text(r.cost)} of {mp_text(reach.mp)} MP{stop}"
     info = s.hexes.get(target)
     if info is None or not info.playable:

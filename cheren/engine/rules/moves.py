@@ -26,6 +26,7 @@ from cheren.engine.rules.movement import (
     immobile_reason,
     move_graph,
     reachable,
+    stop_reason,
 )
 from cheren.engine.rules.zoc import Zoc, zoc_map
 from cheren.engine.wording import hex_text, mp_text, rules_cited
@@ -207,6 +208,7 @@ def _apply_move(game: GameState, action: Move) -> None:
     if walk is None:
         reach = _known_reach(game, uid)
         r = reach.get(action.to) if reach is not None else None
+    options = None
     if r is not None and r.path == action.path:
         cost, stops = r.cost, r.stops
     else:
@@ -217,6 +219,8 @@ def _apply_move(game: GameState, action: Move) -> None:
             cost = walk_cost(p, uid, action.path, options)[0]
         hard = not options.ignore_zoc and zoc_map(p, enemy).get(action.to) is Zoc.HARD
         stops = hard or action.to in options.stop_at
+    # the rule that stops it there: a hard enemy ZoC (4.0) or a Roadblock (5.1)
+    why = stop_reason(p, uid, action.to, options or _move_options(game, uid)) if stops else ""
     start = unit.hex
     assert start is not None
     unit.hex = action.to
@@ -224,7 +228,7 @@ def _apply_move(game: GameState, action: Move) -> None:
     control.enter_hexes(game, unit.side, action.path)
     if game.phase is Phase.REACTION:
         game.flow.reaction_used += d.stack
-    stop = " and stops in a hard enemy ZoC (4.0)" if stops else ""
+    stop = f" and stops {why}" if why else ""
     game.event(f"{d.name} moves {start.label} -> {action.to.label} for {mp_text(cost)} MP{stop}")
 
 
