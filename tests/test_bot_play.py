@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cheren.cli.main import main
-from cheren.engine.actions import EndPhase, Move, PlayChit
+from cheren.engine.actions import Attack, EndPhase, Move, PlayChit
 from cheren.engine.game import Game
 from cheren.engine.position import Supply
 from cheren.engine.rules.stacking import overstacked
@@ -158,7 +158,7 @@ def test_the_heuristic_bot_says_what_a_move_or_an_attack_gains_in_words() -> Non
         choice = bots[side].choose(SideSeat(g, side))
         if isinstance(choice.action, Move):
             moves.append(choice.reason)
-        elif choice.action.kind == "attack":
+        elif isinstance(choice.action, Attack):
             attacks.append((choice.action, choice.reason))
         g.apply(choice.action)
     assert len(moves) > 20 and attacks
