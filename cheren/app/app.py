@@ -166,7 +166,23 @@ class App:
             return
         b.take_study(study)
         b.hidden.hide_all()  # whoever reloaded, the hands stay hidden until asked
-        b.say(Feedback("ok", f"Took up the game where it was: {study.game.status()} (autosaved in {path.name})."))
+        note = self._take_up_opponent(path)
+        text = f"Took up the game where it was: {study.game.status()} (autosaved in {path.name}).{note}"
+        b.say(Feedback("ok" if not note else "refused", text))
+
+    def _take_up_opponent(self, path: Path) -> str:
+        """The bot the save names plays its side again (a reload no longer comes back hot-seat);
+        what went wrong with it, if anything."""
+        from cheren.files.position_saves import SaveError
+        from cheren.study.game_saves import read_opponent
+
+        try:
+            said = self.board.opponent.take_up(read_opponent(path))
+            note = f" {said.text}" if said is not None and not said.ok else ""
+        except SaveError as exc:
+            note = f" {exc}: the game goes on hot-seat."
+        self.game_panel.show_mode()
+        return note
 
     def _autosave(self) -> None:
         if self.autosave is None:
@@ -175,7 +191,7 @@ class App:
         from cheren.study.game_saves import dumps_game
 
         try:
-            write_output(self.autosave, dumps_game(self.board.study))
+            write_output(self.autosave, dumps_game(self.board.study, self.board.opponent.saved()))
         except OSError as exc:
             self.board.feedback = Feedback("refused", f"Autosave to {self.autosave} failed: {exc}")
 

@@ -25,6 +25,8 @@ class GamePanel:
         self._bot = bot
         self._bots: dict[str, Any] = {}
         self.mode = w.Dropdown(description="Play", layout=w.Layout(width="300px"))
+        self.mode.add_class("cheren-mode")
+        self._showing = False
         self._set_modes()
         self.mode.observe(self._mode_changed, "value")
         self.path = w.Text(value=str(save_path), description="File", layout=w.Layout(width="300px"))
@@ -115,7 +117,9 @@ class GamePanel:
         self.confirm.layout.display = "none"
         if not yes or target is None:
             return self.board.say(Feedback("info", "Kept the game on the map."))
-        return self.board.lines.load(target)
+        fb = self.board.lines.load(target)
+        self.show_mode()
+        return fb
 
     # -- who plays --------------------------------------------------------------------------------
     def bots(self) -> dict[str, Any]:
@@ -136,13 +140,26 @@ class GamePanel:
             for side in (Side.ITALIAN, Side.ALLIED):
                 options.append((f"Against the {name} bot: it plays {side.adjective}", (name, side)))
         self.mode.options = options
-        side_now = self.board.opponent.side
-        self.mode.value = next((v for _, v in options if v != "hot-seat" and v[1] is side_now), "hot-seat")
+        self.show_mode()
+
+    def show_mode(self) -> None:
+        """Show who plays as the board has it (after a reload or a Load took up a bot)."""
+        o = self.board.opponent
+        values = [v for _, v in self.mode.options]
+        now = next((v for v in values if v != "hot-seat" and v[1] is o.side and v[0] == o.name), None)
+        now = now or next((v for v in values if v != "hot-seat" and v[1] is o.side), "hot-seat")
+        self._showing = True
+        try:
+            self.mode.value = now
+        finally:
+            self._showing = False
 
     def _mode_changed(self, change: dict[str, Any]) -> None:
         choice = change["new"]
+        if self._showing:
+            return
         if choice is None or choice == "hot-seat":
             self.board.opponent.set(None, None)
         else:
             name, side = choice
-            self.board.opponent.set(self._bots[name], side)
+            self.board.opponent.set(self._bots[name], side, name)
