@@ -1,15 +1,24 @@
-"""The table fixes of issue 31 (item 4), each as an app test: the bot kept on reload, ..."""
+"""The table fixes of issue 31 (item 4), each as an app test: the bot kept on reload, names
+only in the messages and the log, ..."""
 
 from __future__ import annotations
 
+import html
 import json
+import random
+import re
 from pathlib import Path
 
 import pytest
 
+from cheren.app import panels
 from cheren.app.app import App
+from cheren.app.board import Board
 from cheren.engine.game import Game
+from cheren.engine.position import chit_instances
 from cheren.hexes import Hex
+from cheren.players.bots import make_bot
+from cheren.players.views import SideSeat
 from cheren.scenario import Scenario, Side, load_scenario
 from cheren.study.game_saves import dumps_game, loads_opponent
 
@@ -63,3 +72,59 @@ def test_save_and_load_keep_the_bot_opponent(scenario: Scenario, tmp_path: Path)
     app.game_panel.confirm_load(True)
     assert (app.board.opponent.name, app.board.opponent.side) == ("random", Side.ALLIED)
     assert app.game_panel.mode.value == ("random", Side.ALLIED)
+
+
+# -- names only: no internal id in any message or log line -------------------------------------------
+def _id_pattern(s: Scenario) -> re.Pattern[str]:
+    """Unit ids and chit instances (``ind_10``, ``col_bn_sabderat``, ``roadblock.1``) as words."""
+    ids = sorted({*s.units, *chit_instances(s)}, key=len, reverse=True)
+    return re.compile(r"(?<![\w.])(" + "|".join(re.escape(i) for i in ids) + r")(?![\w])")
+
+
+def _text(markup: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", markup))
+
+
+def _bot_game(s: Scenario, seed: int, kind: str) -> list[tuple[str, str]]:
+    """A whole bot game played through the app's board (a bot on each side), with a wrong click
+    now and then; every message a player would read, as (where, text)."""
+    b = Board(Game(s, seed=seed), bot=make_bot(kind, seed + 1), bot_side=Side.ITALIAN)
+    allied = make_bot(kind, seed)
+    rng = random.Random(seed)
+    read: list[tuple[str, str]] = []
+    b.subscribe(lambda what: read.append(("message", b.feedback.text)))
+    hexes = sorted(s.playable)
+    while not b.game.over:
+        g = b.game
+        read.append(("hint", b.play.phase_hint()))
+        read.append(("status", str(b.status()["text"])))
+        if g.pending is not None:
+            read.append(("decision", g.pending.prompt))
+            read += [("answer", label) for label, _ in b.decisions.options()]
+        for name, plays in b.decisions.playable_chits().items():
+            read += [("chit", f"{name}: {label}") for label, _ in plays]
+        mine = [u for u, unit in g.position.units.items() if unit.side is Side.ALLIED and unit.hex is not None]
+        if g.pending is None and mine and rng.random() < 0.2:  # a click the rules may refuse, with its reason
+            b.play.select(rng.choice(mine))
+            b.click_hex(rng.choice(hexes))
+            b.escape()
+        b.decisions.apply(allied.choose(SideSeat(g, Side.ALLIED)).action)
+        read += [("bot", f"{m.text}: {m.reason}") for m in b.opponent.moves]
+    read += [("log", line) for line in b.log_lines(last=10**6)]
+    read += [("chits", _text(panels.chits_html(b))), ("key", _text(panels.key_html(b)))]
+    return read
+
+
+def test_no_internal_id_in_any_message_or_log_line_over_20_bot_games(scenario: Scenario) -> None:
+    """Twenty games, ten of heuristic bots and ten of random ones (whose odd answers reach every
+    decision): counters and chits are named by their names, never by ids like ind_10."""
+    pattern = _id_pattern(scenario)
+    leaks: dict[str, tuple[str, str]] = {}
+    lines = 0
+    for seed in range(20):
+        for where, text in _bot_game(scenario, seed, "heuristic" if seed % 2 else "random"):
+            lines += 1
+            for m in pattern.finditer(text):
+                leaks.setdefault(m.group(1), (where, text))
+    assert lines > 20_000
+    assert not leaks, leaks

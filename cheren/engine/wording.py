@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from cheren.hexes import Hex
 
@@ -29,3 +30,22 @@ def rules_cited(text: str, default: str = "9.0") -> tuple[str, ...]:
     """The rule numbers cited in brackets in an explanation, e.g. '... (9.1)' -> ('9.1',)."""
     found = re.findall(r"(\d+\.\d+)\)", text)
     return tuple(dict.fromkeys(found)) or (default,)
+
+
+_NAMES: WeakKeyDictionary[Any, tuple[re.Pattern[str], dict[str, str]]] = WeakKeyDictionary()
+
+
+def named(text: str, scenario: Any) -> str:
+    """``text`` with every unit id and chit instance (``ind_10``, ``roadblock.1``) replaced by its
+    name, as a player reads it: an action's ``describe()`` names units by id."""
+    table = _NAMES.get(scenario)
+    if table is None:
+        from cheren.engine.position import chit_instances, chit_key
+
+        names = {uid: str(d.name) for uid, d in scenario.units.items()}
+        names |= {c: str(scenario.chits[chit_key(c)].name) for c in chit_instances(scenario)}
+        ids = sorted(names, key=len, reverse=True)
+        table = _NAMES[scenario] = (re.compile(r"(?<![\w.])(" + "|".join(re.escape(i) for i in ids) + r")(?![\w])"),
+                                    names)
+    pattern, names = table
+    return pattern.sub(lambda m: names[m.group(1)], text)
