@@ -16,6 +16,7 @@ from cheren.app.app import App
 from cheren.app.board import Board
 from cheren.engine.game import Game
 from cheren.engine.position import chit_instances
+from cheren.engine.rules.chits import PassChit
 from cheren.hexes import Hex
 from cheren.players.bots import make_bot
 from cheren.players.views import SideSeat
@@ -128,3 +129,26 @@ def test_no_internal_id_in_any_message_or_log_line_over_20_bot_games(scenario: S
                 leaks.setdefault(m.group(1), (where, text))
     assert lines > 20_000
     assert not leaks, leaks
+
+
+# -- the selection follows its unit on Undo and Redo ----------------------------------------------------
+def test_undo_moves_the_selection_back_with_its_unit_and_redo_forward(scenario: Scenario) -> None:
+    app = App(Game(scenario, seed=1941))
+    b = app.board
+    b.play.end_phase()
+    if b.game.pending is not None:
+        b.decisions.apply(PassChit())
+    b.play.select("tank_sqn")
+    b.click_hex(H("0911"))
+    assert b.stack_hex == H("0911") and b.selected == "tank_sqn"
+    b.play.undo()
+    assert b.position.units["tank_sqn"].hex == H("0208")
+    assert (b.selected, b.stack_hex) == ("tank_sqn", H("0208"))  # the ring is on the counter, not its old hex
+    assert 'data-hex="0208"' in panels.selection_html(b) and "Tank" in panels.selection_html(b)
+    assert any(u.id == "tank_sqn" for u in b.play.stack())
+    b.play.redo()
+    assert b.stack_hex == H("0911")
+    b.play.select(None)
+    b.stack_hex = H("0911")  # looking at the stack the move made
+    b.play.undo()
+    assert b.stack_hex is None  # nothing is there any more

@@ -86,8 +86,11 @@ class App:
         self.curtain = w.VBox([self.curtain_text, self.curtain_button],
                               layout=w.Layout(padding="40px", align_items="center"))
         self.curtain.add_class("cheren-curtain")
-        self.widget = w.VBox([w.HTML(panels.CSS), self.status, self.hint, self.curtain, self.body],
-                             layout=w.Layout(width="100%"))
+        self.course_box = w.VBox()  # the course, in place of the game while it is open
+        self.course: Any = None
+        self.top = self._top_bar(shown)
+        self.widget = w.VBox([w.HTML(panels.CSS), self.top, self.game_panel.confirm, self.status, self.hint,
+                              self.curtain, self.body, self.course_box], layout=w.Layout(width="100%"))
         self.widget.add_class("cheren-app")
         self.autosave = Path(autosave) if autosave is not None else None
         if self.autosave is not None:
@@ -111,6 +114,39 @@ class App:
         map_box = w.VBox([self.map.widget], layout=w.Layout(width="100%", align_items="center"))
         map_box.add_class("cheren-map-box")
         return w.VBox([toolbar, self.feedback, map_box], layout=w.Layout(flex="1 1 auto", min_width="0", width="auto"))
+
+    def _top_bar(self, shown: set[str]) -> Any:
+        """The course, who plays, Save and Load, at the top (the play app's; a lesson has its own)."""
+        import ipywidgets as w
+
+        if "game" not in shown:
+            return w.HBox()
+        course = button("☰ Course", "cheren-course-open", self.open_course, style="info",
+                        tooltip="Learn the rules: lessons with exercises on this map")
+        bar = w.HBox([course, self.game_panel.bar], layout=w.Layout(align_items="center", flex_flow="row wrap"))
+        bar.add_class("cheren-top-bar")
+        return bar
+
+    def open_course(self) -> Any:
+        """Show the course in place of the game (the game stays as it is, behind)."""
+        if self.course is None:
+            from cheren.app.course_view import CourseView
+
+            self.course = CourseView(on_close=self.close_course)
+            self.course_box.children = [self.course.widget]
+        else:
+            self.course.course.home()
+        for part in (self.top, self.status, self.hint, self.curtain, self.body):
+            part.layout.display = "none"
+        self.course_box.layout.display = "flex"
+        return self.course
+
+    def close_course(self) -> None:
+        """Back to the game."""
+        self.course_box.layout.display = "none"
+        for part in (self.top, self.status, self.hint):
+            part.layout.display = None
+        self._curtain()
 
     def _side_panel(self, shown: set[str]) -> Any:
         import ipywidgets as w

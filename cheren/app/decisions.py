@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cheren.engine.actions import Action
+from cheren.engine.registry import Refusal
 from cheren.hexes import Hex
-from cheren.study.map_intents import Feedback, hex_answers
+from cheren.study.map_intents import Feedback, hex_answers, refused_answers
 
 if TYPE_CHECKING:
     from cheren.app.board import Board
@@ -17,6 +18,9 @@ if TYPE_CHECKING:
 class Decisions:
     def __init__(self, board: Board) -> None:
         self.board = board
+        # a lesson offers the answers the rules refuse too, so that the buttons never give the
+        # answer away; a click on one is refused with the rule's reason
+        self.every_answer = False
 
     def options(self) -> list[tuple[str, Action]]:
         """The legal answers to the pending decision, as (label, action)."""
@@ -25,9 +29,31 @@ class Decisions:
             return []
         return [(b.describe(a), a) for a in b.legal_actions()]
 
+    def candidates(self) -> list[tuple[str, Action, Refusal | None]]:
+        """The answers to offer: the legal ones (no refusal) and, with :attr:`every_answer`, the
+        ones a player may think of that the rules refuse, with why; in the order of their words."""
+        b = self.board
+        legal: list[tuple[str, Action, Refusal | None]] = [(label, a, None) for label, a in self.options()]
+        if not self.every_answer or not legal:
+            return legal
+        refused: list[tuple[str, Action, Refusal | None]] = [
+            (b.describe(a), a, why) for a, why in refused_answers(b.game)]
+        return sorted([*legal, *refused], key=lambda c: (c[1].kind, c[0]))
+
+    def offer(self, action: Action, refusal: Refusal | None) -> Feedback:
+        """A click on an offered answer: the answer, or the rule's reason it is refused."""
+        if refusal is not None:
+            return self.board.say(Feedback.refused(refusal))
+        return self.answer(action)
+
     def hex_choices(self) -> dict[Hex, Action]:
         """Answers to the pending decision that are a hex on the map (retreat, placement)."""
         return hex_answers([a for _, a in self.options()])
+
+    def marked_hexes(self) -> list[Hex]:
+        """The hexes the map marks as choices: the answers' hexes (with :attr:`every_answer`, the
+        refused ones too, so the mark is no give-away)."""
+        return list(hex_answers([a for _, a, _ in self.candidates()]))
 
     def answer(self, choice: Action | int) -> Feedback:
         """Answer the pending decision with one of :meth:`options` (or its index)."""

@@ -74,12 +74,33 @@ def lab_command(folder: Path, port: int, browser: bool) -> list[str]:
     return cmd + ([] if browser else ["--no-browser"])
 
 
-def launch(kind: str, folder: str | Path | None, port: int, browser: bool) -> int:
+def lessons_env(lessons: list[str | Path] | None, env: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment that hands a teacher's lesson folders to the app (``$CHEREN_LESSONS``,
+    read by :func:`cheren.study.lessons.course.lesson_folders`), each checked and made absolute."""
+    from cheren.study.lessons.course import ENV
+
+    out = dict(os.environ if env is None else env)
+    if lessons:
+        folders = [Path(f).expanduser().resolve() for f in lessons]
+        for f in folders:
+            if not f.is_dir():
+                raise LaunchError(f"--lessons {f}: no such folder (it should hold lesson files, *.yaml)")
+        out[ENV] = os.pathsep.join(str(f) for f in folders)
+    return out
+
+
+def launch(kind: str, folder: str | Path | None, port: int, browser: bool,
+           lessons: list[str | Path] | None = None) -> int:
+    """Serve the app (Voila) or JupyterLab; ``lessons``: a teacher's lesson folders, which the
+    course lists after the bundled lessons."""
+    env = lessons_env(lessons)
     where = working_folder(folder)
     where.mkdir(parents=True, exist_ok=True)
     copied = prepare(where)
     if copied:
         print(f"cheren {kind}: copied {len(copied)} notebooks into {where}", file=sys.stderr)
     cmd = (app_command if kind == "app" else lab_command)(where, port, browser)
+    if lessons:
+        print(f"cheren {kind}: the course adds the lessons in {env['CHEREN_LESSONS']}", file=sys.stderr)
     print(f"cheren {kind}: serving {where} on http://127.0.0.1:{port}/ (Ctrl-C to stop)", file=sys.stderr)
-    return subprocess.call(cmd, cwd=where)
+    return subprocess.call(cmd, cwd=where, env=env)

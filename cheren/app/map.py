@@ -85,8 +85,8 @@ class MapWidget:
         self.canvas.show(self.controller.scene())
 
     def _changed(self, what: set[str]) -> None:
-        if what & {"game", "selection", "overlays", "hover"}:
-            self.refresh()
+        if what & {"game", "selection", "overlays", "hover", "feedback"}:
+            self.refresh()  # a message may be a refusal whose hexes the map marks
 
     # -- view ----------------------------------------------------------------------------------
     def fit(self) -> None:

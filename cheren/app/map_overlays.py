@@ -105,7 +105,7 @@ class MapOverlays:
         if targets:
             out.append(Overlay("chit-targets", targets, colour="#b8860b", opacity=0.35,
                                title="Where a chit can be played now"))
-        choices = b.decisions.hex_choices()
+        choices = b.decisions.marked_hexes()
         if choices:
             out.append(Overlay("choices", {h: "?" for h in choices}, colour=CHOICE, opacity=0.45, title="Your choices"))
         return out

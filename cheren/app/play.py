@@ -297,6 +297,7 @@ class Play:
         b.combat.clear()
         b.last_move = ()
         b.changed()
+        self.follow_selection()
         return b.say(Feedback("ok", "Undid: " + "; ".join(b.describe(a) for a in undone)), "game", "selection")
 
     def redo(self) -> Feedback:
@@ -305,4 +306,17 @@ class Play:
             return b.say(Feedback("refused", "Nothing to redo."))
         action = b.game.redo()
         b.changed()
+        self.follow_selection()
         return b.say(Feedback("ok", "Redid: " + b.describe(action)), "game", "selection")
+
+    def follow_selection(self) -> None:
+        """After undo or redo: the selection goes where its unit is now (cleared if it left the
+        map), and a stack looked at that is no longer there is let go."""
+        b = self.board
+        if b.selected is not None:
+            here = b.position.units[b.selected].hex
+            b.stack_hex = here
+            if here is None:
+                b.selected = None
+        elif b.stack_hex is not None and not b.position.units_at(b.stack_hex):
+            b.stack_hex = None

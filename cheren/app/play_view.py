@@ -134,23 +134,23 @@ class PlayView:
             f"<div><b>{panels.esc(d.side.adjective)}</b>: {panels.esc(prompt)}"
             f"{panels.rules_badges(d.rules)}{panels.esc(on_map)}</div>"
         )
-        options = b.decisions.options()
-        simple = [(label, a) for label, a in options if not _has_object(a)]
+        options = b.decisions.candidates()
+        simple = [o for o in options if not _has_object(o[1])]
         many = len(options) > MANY
         listed = [o for o in options if not (many and o in simple)]
         children: list[Any] = []
-        for label, action in simple if many else options:
+        for label, action, why in simple if many else options:
             answer = w.Button(description=label, tooltip=label, layout=w.Layout(width="auto", max_width="320px"))
             answer.add_class("cheren-decision-option")
             answer.add_class(f"cheren-answer-{action.kind}")  # lets tests pick an answer by its kind
-            answer.on_click(lambda _, a=action: b.decisions.answer(a))
+            answer.on_click(lambda _, a=action, r=why: b.decisions.offer(a, r))
             children.append(answer)
         if many:
-            pick = w.Dropdown(options=[(label, i) for i, (label, _) in enumerate(listed)],
+            pick = w.Dropdown(options=[(label, i) for i, (label, _, _) in enumerate(listed)],
                               layout=w.Layout(width="240px"))
             go = w.Button(description="Do it", button_style="warning", layout=w.Layout(width="70px"))
             go.add_class("cheren-decision-go")
-            go.on_click(lambda _: b.decisions.answer(listed[pick.value][1]) if pick.value is not None else None)
+            go.on_click(lambda _: b.decisions.offer(*listed[pick.value][1:]) if pick.value is not None else None)
             children.insert(0, w.HBox([pick, go]))
         self.decision_buttons.children = children
 
