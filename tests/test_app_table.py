@@ -7,6 +7,7 @@ import html
 import json
 import random
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,12 +15,15 @@ import pytest
 from cheren.app import panels
 from cheren.app.app import App
 from cheren.app.board import Board
+from cheren.app.map import PIXEL_RATIO, READABLE, READABLE_TEXT, READABLE_ZOOM
 from cheren.engine.game import Game
 from cheren.engine.position import chit_instances
 from cheren.engine.rules.chits import PassChit
 from cheren.hexes import Hex
 from cheren.players.bots import make_bot
 from cheren.players.views import SideSeat
+from cheren.render.canvas import Recorder, fit_view, paint_scene
+from cheren.render.primitives import Group, Item, Text
 from cheren.scenario import Scenario, Side, load_scenario
 from cheren.study.game_saves import dumps_game, loads_opponent
 
@@ -152,3 +156,122 @@ def test_undo_moves_the_selection_back_with_its_unit_and_redo_forward(scenario: 
     b.stack_hex = H("0911")  # looking at the stack the move made
     b.play.undo()
     assert b.stack_hex is None  # nothing is there any more
+
+
+# -- readable labels: the map opens zoomed on the action, the minimap finds the rest ----------------
+def _fonts(calls: list[tuple[str, tuple[object, ...]]]) -> list[float]:
+    """The font sizes a recorded paint set, in canvas units before the view's zoom."""
+    return [float(str(args[1]).split("px")[0].split()[-1]) for name, args in calls
+            if name == "set" and args[0] == "font"]
+
+
+def _texts(items: list[Item], cls: str) -> list[Item]:
+    out: list[Item] = []
+    for it in items:
+        if isinstance(it, Group):
+            out += _texts(list(it.items), cls)
+        elif isinstance(it, Text) and cls in it.cls.split():
+            out.append(it)
+    return out
+
+
+def test_town_names_and_counter_values_are_readable_even_at_the_whole_map_zoom(scenario: Scenario) -> None:
+    """On a 1x screen the canvas shows PIXEL_RATIO of its pixels per page pixel: at the whole-map
+    zoom town names and counter values were about 5 page pixels; now never under READABLE."""
+    app = App(Game(scenario, seed=1941))
+    scene = app.board.scene()
+    whole = fit_view(scene.width, scene.height, app.map.canvas.width, app.map.canvas.height)
+    for cls in READABLE_TEXT:
+        texts = _texts([it for items in scene.layers.values() for it in items], cls)
+        only = replace(scene, layers={"labels": texts})
+        assert len(texts) > 10, cls
+        shown = Recorder()
+        paint_scene(shown, only, ["labels"], whole, min_text=app.map.canvas.min_text)
+        assert min(_fonts(shown.calls)) * whole.zoom / PIXEL_RATIO >= READABLE - 0.01, cls
+        plain = Recorder()
+        paint_scene(plain, only, ["labels"], whole)
+        assert min(_fonts(plain.calls)) * whole.zoom / PIXEL_RATIO < 6.5, cls  # what it was
+
+
+def test_the_map_opens_on_the_action_at_a_readable_zoom_and_the_minimap_moves_it(scenario: Scenario) -> None:
+    app = App(Game(scenario, seed=1941))
+    canvas = app.map.canvas
+    assert canvas.view.zoom == READABLE_ZOOM * PIXEL_RATIO
+    kassala = canvas.view.to_screen(*app.board.scene().layout.to_pixel(H("0208")))
+    assert 0 <= kassala[0] <= canvas.width and 0 <= kassala[1] <= canvas.height  # the Allied stack in view
+    mini = app.minimap
+    assert mini is not None and mini._frame is not None
+    before = mini._frame
+    target = app.board.scene().layout.to_pixel(H("1710"))  # near Agordat, off the first view
+    mini._click(*mini.view.to_screen(*target))
+    x, y = canvas.view.to_screen(*target)
+    assert abs(x - canvas.width / 2) < 5 and abs(y - canvas.height / 2) < 5
+    assert mini._frame[0] > before[0] + 20  # the frame followed the view east
+
+
+# -- chit targets are clicked on the map ------------------------------------------------------------
+def test_a_chit_played_on_ones_own_initiative_marks_its_targets_and_a_click_plays_it(scenario: Scenario) -> None:
+    """Infiltrate aims at a unit: Play marks the hexes of the units it may go on (there was no
+    mark, and a drop-down of targets); a click on the company's hex plays it on the company."""
+    from cheren.study.lessons import ExerciseRun, load_lesson
+
+    run = ExerciseRun(load_lesson("chits", scenario), "infiltrate", scenario)
+    b = Board(run.game)
+    assert "Infiltrate" in b.decisions.playable_chits() and not b.decisions.chit_targets()
+    b.decisions.arm("Infiltrate")
+    assert b.decisions.chit_targets() == {H("0208"): "I"}  # Sudan EAC 1 in Kassala
+    assert any(o.kind == "chit-targets" and H("0208") in o.hexes for o in b.overlays.drawn())
+    refused = b.click_hex(H("0509"))
+    assert refused.kind == "refused" and "not a target of Infiltrate" in refused.text
+    b.click_hex(H("0208"))
+    played = [e.action for e in b.game.log if e.action.kind == "play_chit"]
+    assert [getattr(a, "unit", None) for a in played] == ["sudan_eac_1"] and b.decisions.armed is None
+    b.play.select("sudan_eac_1")
+    b.click_hex(H("0508"))
+    assert b.position.units["sudan_eac_1"].hex == H("0508")  # through the hard ZoC
+
+
+def test_a_chit_window_target_is_played_by_a_click_on_the_map(scenario: Scenario) -> None:
+    b = Board(Game(scenario, seed=1941))
+    b.play.end_phase()  # the Italian Roadblock/Demolition window at the start of the Allied movement
+    b.hidden.reveal()
+    assert b.decisions.chit_targets().get(H("0108")) == "R"
+    b.click_hex(H("0108"))
+    last = b.game.log[-1].action
+    assert last.kind == "play_chit" and getattr(last, "target", None) == "0108"
+    assert any("Roadblock" in e for e in b.game.log[-1].events)
+
+
+# -- the air box says why it is off; the overlay legend says what the marks mean ------------------------
+def test_the_air_box_says_in_words_why_it_is_off(scenario: Scenario) -> None:
+    from cheren.engine.opening import initial_position
+
+    position = initial_position(scenario, seed=1941)
+    position.place("ind_5", "0308")
+    position.set_turn(1, "allied", "combat")
+    app = App(Game(scenario, seed=1941, position=position))
+    app.board.combat.set_defender(H("0408"))
+    note = app.combat_view.air_note.value
+    assert app.combat_view.air.disabled and "No air support now" in note and "turn 3" in note
+    assert 'data-rule="11.3"' in note
+
+
+def test_the_supply_legend_says_the_x_marks_a_hex_a_line_cannot_pass_and_keeps_one_swatch_style(
+    scenario: Scenario,
+) -> None:
+    from cheren.study.lessons import ExerciseRun, load_lesson
+
+    run = ExerciseRun(load_lesson("supply", scenario), "arressa-example", scenario)  # the Commando is cut off
+    b = Board(run.game)
+    b.play.select("comm_51")
+    drawn = {o.kind: o for o in b.overlays.drawn()}
+    assert drawn["supply-line"].title == "Comm 51 ME: out of supply (12.0)"
+    assert set(drawn["supply-line"].hexes) == {H("2512")}  # the unit, not the blocked hexes
+    blocked = drawn["supply-blocked"]
+    assert blocked.title is not None and "cannot pass" in blocked.title and set(blocked.hexes.values()) == {"x"}
+    key = panels.key_html(b)
+    assert "x: a hex its supply line cannot pass (12.1)" in key
+    b.play.select("ind_10")  # in supply: a line on the map, the same swatch in the legend
+    key_in = panels.key_html(b)
+    style = re.compile(r'<div class="key-row"[^>]*><span class="(swatch[^"]*)"')
+    assert set(style.findall(key)) == set(style.findall(key_in)) == {"swatch"}

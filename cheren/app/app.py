@@ -65,6 +65,7 @@ class App:
                 game = Game(load_scenario(), seed=seed)
             board = Board(game, bot=bot, bot_side=bot_side)
         self.board = b = board
+        self._play = "game" in shown  # the play app (a lesson shows its own panels, and no Game panel)
         self.map = MapWidget(b, width, height)
         self.status = w.HTML()
         self.status.add_class("cheren-status")
@@ -89,14 +90,21 @@ class App:
         self.course_box = w.VBox()  # the course, in place of the game while it is open
         self.course: Any = None
         self.top = self._top_bar(shown)
-        self.widget = w.VBox([w.HTML(panels.CSS), self.top, self.game_panel.confirm, self.status, self.hint,
-                              self.curtain, self.body, self.course_box], layout=w.Layout(width="100%"))
+        from cheren.app.page_keys import PageKeys
+
+        self.keys = PageKeys(self._key)  # Esc from anywhere on the page, not only on the map
+        self.widget = w.VBox([w.HTML(panels.CSS), self.keys, self.top, self.game_panel.confirm, self.status,
+                              self.hint, self.curtain, self.body, self.course_box], layout=w.Layout(width="100%"))
         self.widget.add_class("cheren-app")
         self.autosave = Path(autosave) if autosave is not None else None
         if self.autosave is not None:
             self._restore(self.autosave)
         b.subscribe(self._changed)
         self._changed({"game", "selection", "feedback", "overlays"})
+        if self.minimap is not None:
+            from cheren.app.minimap import action_hexes
+
+            self.map.open_on(action_hexes(b))
 
     # -- the layout ----------------------------------------------------------------------------
     def _map_column(self) -> Any:
@@ -111,7 +119,14 @@ class App:
         self.hover_info.layout = w.Layout(flex="1 1 auto", margin="0 8px", overflow="hidden")
         toolbar = w.HBox([self.map.toolbar, self.hover_info, self.undo_button, self.redo_button, self.end_button],
                          layout=w.Layout(align_items="center", padding="4px 6px"))
-        map_box = w.VBox([self.map.widget], layout=w.Layout(width="100%", align_items="center"))
+        self.minimap: Any = None
+        parts = [self.map.widget]
+        if self._play:  # the play map opens on the action, with the whole map in a corner
+            from cheren.app.minimap import MiniMap
+
+            self.minimap = MiniMap(b, self.map)
+            parts.append(self.minimap.widget)
+        map_box = w.VBox(parts, layout=w.Layout(width="100%", align_items="center"))
         map_box.add_class("cheren-map-box")
         return w.VBox([toolbar, self.feedback, map_box], layout=w.Layout(flex="1 1 auto", min_width="0", width="auto"))
 
@@ -232,6 +247,10 @@ class App:
             self.board.feedback = Feedback("refused", f"Autosave to {self.autosave} failed: {exc}")
 
     # -- callbacks -----------------------------------------------------------------------------
+    def _key(self, key: str) -> None:
+        if key == "Escape" and self.course_box.layout.display != "flex":  # the course hears its own
+            self.board.escape()
+
     def _toggle_overlay(self, key: str, on: bool) -> None:
         if (key in self.board.overlays.on) != on:
             self.board.overlays.set(key, on)

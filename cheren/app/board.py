@@ -202,7 +202,7 @@ class Board:
             "text": g.status(),
             "can_undo": g.can_undo(),
             "can_redo": g.can_redo(),
-            "mode": "hot-seat" if side is None else f"against the bot ({side.adjective} bot)",
+            "mode": self.opponent.label or ("hot-seat" if side is None else f"against the bot ({side.adjective} bot)"),
         }
 
     def log_entries(self, last: int = 40) -> list[tuple[str, list[str]]]:

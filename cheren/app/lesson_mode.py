@@ -36,6 +36,7 @@ class LessonMode:
         b = self.board
         b.set_game(run.game)
         b.opponent.bot, b.opponent.side = passing_opponent, run.opponent_side  # it only passes
+        b.opponent.label = f"lesson: the {run.opponent_side.adjective} side only passes"
         b.hidden.curtains = False  # one learner at the screen
         b.decisions.every_answer = True  # the buttons offer every answer, never only the right one
         d = run.draft

@@ -71,6 +71,7 @@ class Opponent:
         self.bot: Bot | None = None
         self.side: Side | None = None
         self.name: str | None = None  # the bot's name in cheren.players.bots.BOTS (kept in saves)
+        self.label: str | None = None  # how the status bar names the opponent, when not a bot of BOTS
         if bot is not None and side is not None:
             self.bot, self.side, self.name = as_bot(bot, side), side, _name(bot)
         self.moves: list[BotMove] = []

@@ -145,6 +145,13 @@ class Play:
         if g.over:
             return b.say(Feedback("info", g.status()))
         d = g.pending
+        if d is not None or b.decisions.armed is not None:
+            played = b.decisions.click_target(h)  # a chit's target marked on the map
+            if played is not None:
+                return played
+        if d is None and b.decisions.armed is not None:
+            return b.say(Feedback("refused", f"{h.label} is not a target of {b.decisions.armed}: click a marked hex "
+                                             "(Esc puts the chit back).", ("5.1",)))
         if d is not None:
             choices = b.decisions.hex_choices()
             if h in choices:
@@ -190,7 +197,8 @@ class Play:
         b = self.board
         b.combat.clear()
         b.selected, b.stack_hex = None, None
-        return b.say(Feedback("info", "Nothing selected. " + self.phase_hint()), "selection")
+        b.decisions.armed, b.decisions.choosing = None, []
+        return b.say(Feedback("info", "Nothing selected. " + self.phase_hint()), "selection", "overlays")
 
     def phase_hint(self) -> str:
         """What to do now, in one line: the pending decision, or the phase's own task."""

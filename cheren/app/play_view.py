@@ -60,8 +60,9 @@ class PlayView:
         if "game" in what:
             self.log.value = panels.log_html(b)
             self.chits.value = panels.chits_html(b)
-            self._chit_plays()
             self._decision()
+        if what & {"game", "overlays"}:
+            self._chit_plays()
         if what & {"game", "overlays"}:
             self._bot_moves()
 
@@ -108,16 +109,23 @@ class PlayView:
         self.bot_list.value = f'<ol class="cheren-bot-list">{"".join(rows)}</ol>' if rows else empty
 
     def _chit_plays(self) -> None:
-        """A row per chit the acting side may play now: its targets by name, and Play."""
+        """A Play button per chit the acting side may play now: it marks the chit's targets on the
+        map, where a click plays it; when one hex holds several, a button for each."""
         w, b = self._w, self.board
-        rows = []
+        rows: list[Any] = []
         for name, options in b.decisions.playable_chits().items():
-            pick = w.Dropdown(options=options, layout=w.Layout(width="170px"))
-            pick.add_class("cheren-chit-target")
-            play = w.Button(description=f"Play {name}", button_style="warning", layout=w.Layout(width="auto"))
+            armed = b.decisions.armed == name
+            play = w.Button(description=f"Play {name}…" if not armed else f"Pick a target for {name}",
+                            button_style="warning" if not armed else "info", layout=w.Layout(width="auto"),
+                            tooltip=f"{len(options)} possible targets: they light up on the map")
             play.add_class("cheren-chit-play")
-            play.on_click(lambda _, p=pick: b.decisions.apply(p.value) if p.value is not None else None)
-            rows.append(w.HBox([play, pick], layout=w.Layout(align_items="center")))
+            play.on_click(lambda _, n=name: b.decisions.arm(n))
+            rows.append(play)
+        for action in b.decisions.choosing:
+            pick = w.Button(description=b.describe(action), layout=w.Layout(width="auto"))
+            pick.add_class("cheren-chit-target")
+            pick.on_click(lambda _, a=action: b.decisions.apply(a))
+            rows.append(pick)
         self.chit_plays.children = rows
 
     def _decision(self) -> None:
