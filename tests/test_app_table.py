@@ -16,9 +16,9 @@ from cheren.app import panels
 from cheren.app.app import App
 from cheren.app.board import Board
 from cheren.app.map import PIXEL_RATIO, READABLE, READABLE_TEXT, READABLE_ZOOM
+from cheren.engine.actions import PassChit
 from cheren.engine.game import Game
 from cheren.engine.position import chit_instances
-from cheren.engine.rules.chits import PassChit
 from cheren.hexes import Hex
 from cheren.players.bots import make_bot
 from cheren.players.views import SideSeat

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cheren.engine.actions import EndPhase, Move
+from cheren.engine.actions import EndPhase, Move, PlayChit
 from cheren.engine.game import Game
-from cheren.engine.rules.chits import PlayChit
 from cheren.engine.rules.movement import explain_move, reachable
 from cheren.scenario import Phase
 from tests.boards import H, allied, italian, position

@@ -146,7 +146,7 @@ def refused_answers(game: Game) -> list[tuple[Action, Refusal]]:
     with the rule's reason: every other neighbour of a retreating stack (11.7), every attacker
     that may not advance (11.9).  A lesson offers them beside the legal answers, so that the
     buttons never give the answer away."""
-    from cheren.engine.rules.combat_actions import Advance
+    from cheren.engine.actions import Advance
     from cheren.engine.rules.combat_eligibility import advance_refusal
     from cheren.engine.rules.combat_resolution import peek
 
