@@ -40,10 +40,9 @@ def named(text: str, scenario: Any) -> str:
     name, as a player reads it: an action's ``describe()`` names units by id."""
     table = _NAMES.get(scenario)
     if table is None:
-        from cheren.engine.position import chit_instances, chit_key
-
         names = {uid: str(d.name) for uid, d in scenario.units.items()}
-        names |= {c: str(scenario.chits[chit_key(c)].name) for c in chit_instances(scenario)}
+        # every physical chit is key.n (cheren.engine.position.chit_instances)
+        names |= {f"{c.key}.{n}": str(c.name) for c in scenario.chit_chart.chits for n in range(1, c.count + 1)}
         ids = sorted(names, key=len, reverse=True)
         table = _NAMES[scenario] = (re.compile(r"(?<![\w.])(" + "|".join(re.escape(i) for i in ids) + r")(?![\w])"),
                                     names)
