@@ -65,6 +65,47 @@ app = App(game, save_path="whatif-game.json")
 app""",
 ]
 
+# A teacher's lesson, YAML and nothing else, in a folder the Voila server is given as `cheren app
+# --lessons DIR` gives it ($CHEREN_LESSONS): the course lists it after the bundled lessons.
+TEACHER_LESSON = """\
+name: teachers-roads
+title: "A teacher's lesson: roads and mountains"
+order: 50
+rules: ["9.0", "9.1"]
+blocks:
+  - text: A road hex costs half a movement point, whatever the terrain; a tank never enters a mountain.
+exercises:
+  - id: tank-to-tessenei
+    title: The road to Tessenei
+    goal: Drive the Tank from Kassala (0208) to Tessenei (0512).
+    side: allied
+    position:
+      turn: 1
+      allied_control: [Kassala]
+      units:
+        - {unit: Tank, hex: "0208"}
+        - {unit: Col 5, hex: "2205"}
+    success:
+      - unit_in: {unit: Tank, hexes: ["0512"]}
+    solution:
+      - move: {unit: Tank, to: "0512"}
+    explain: The road runs from Kassala to Tessenei.
+  - id: no-mountain
+    title: Not into the mountain
+    goal: Try to move the Tank from Agordat (1708) into the mountain hex 1808, and read why it cannot.
+    side: allied
+    position:
+      turn: 2
+      allied_control: [Agordat]
+      units:
+        - {unit: Tank, hex: "1708"}
+        - {unit: Col 5, hex: "2205"}
+    success:
+      - refused: {rule: "9.1", hex: "1808"}
+    solution:
+      - move: {unit: Tank, to: "1808"}
+"""
+
 TIMINGS: list[str] = []  # measured in the browser, printed at the end of the run
 
 
@@ -160,6 +201,7 @@ def _isolated_env(tmp: Path) -> dict[str, str]:
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
     env.pop("JUPYTER_PATH", None)
     env["CHEREN_PROGRESS"] = str(tmp / "progress.json")  # a learner's progress, never the real one
+    env["CHEREN_LESSONS"] = str(tmp / "teacher-lessons")  # as `cheren app --lessons DIR` sets it
     return env
 
 
@@ -173,6 +215,8 @@ def served() -> Iterator[Path]:
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(src) for src in WHATIF_NOTEBOOK])  # type: ignore[no-untyped-call]
     nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
     nbformat.write(nb, tmp / "notebooks" / "whatif.ipynb")  # type: ignore[no-untyped-call]
+    (tmp / "teacher-lessons").mkdir()
+    (tmp / "teacher-lessons" / "roads.yaml").write_text(TEACHER_LESSON)
     yield tmp
     shutil.rmtree(tmp, ignore_errors=True)
 
