@@ -8,7 +8,7 @@ from cheren.scenario import load_scenario
 from cheren.scenario.compiled import Scenario
 from cheren.study.lessons.check import check_lesson
 from cheren.study.lessons.course import load_lesson, read_course
-from cheren.study.lessons.files import Lesson
+from cheren.study.lessons.files import Lesson, read_lesson_file
 from cheren.study.lessons.stars import Progress
 
 
@@ -20,7 +20,7 @@ def run_lessons(what: list[str], *, scenario_dir: str | None = None, progress: s
     for problem in found.problems:
         print(f"warning: {problem}")
     if what and what[0] == "check":
-        lessons = [load_lesson(ref, s, folders or []) for ref in what[1:]] or found.lessons
+        lessons = [lesson for ref in what[1:] for lesson in _named(ref, s, folders or [])] or found.lessons
         return _check(lessons, s) or (1 if found.problems else 0)
     if what:
         for ref in what:
@@ -28,6 +28,13 @@ def run_lessons(what: list[str], *, scenario_dir: str | None = None, progress: s
         return 0
     _list(found.lessons, Progress.open(progress))
     return 0
+
+
+def _named(ref: str, s: Scenario, folders: list[str]) -> list[Lesson]:
+    """A lesson by name or file, or every lesson file of a folder."""
+    if Path(ref).is_dir():
+        return [read_lesson_file(f) for f in sorted(Path(ref).iterdir()) if f.suffix in (".yaml", ".yml")]
+    return [load_lesson(ref, s, folders)]
 
 
 def _stars(progress: Progress, lesson: Lesson) -> tuple[int, int]:

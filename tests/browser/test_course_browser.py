@@ -15,9 +15,10 @@ from cheren.app.board import Board
 from cheren.engine.game import Game
 from cheren.hexes import Hex
 from cheren.study.lessons import ExerciseRun, load_lesson, parse_lesson_text
-from tests.browser.conftest import TEACHER_LESSON, TIMEOUT_MS
+from tests.browser.conftest import TIMEOUT_MS
 from tests.browser.test_app_browser import Map, scenario, wait_painted
 from tests.browser.test_lessons_browser import lesson_canvas
+from tests.teacher_lesson import TEACHER_LESSON
 
 H = Hex.from_label
 expect.set_options(timeout=TIMEOUT_MS)
