@@ -43,7 +43,7 @@ def row_html(row: LessonRow) -> str:
         f'<div class="cheren-course-lesson" data-lesson="{panels.esc(lesson.name)}" data-solved="{row.solved}">'
         f'{lesson.model.order}. <span class="title">{panels.esc(lesson.title)}</span>{mark} '
         f"{panels.rules_badges(lesson.model.rules)}<br><small>{row.solved} of {row.total} solved · "
-        f"{'★' * row.stars or 'no stars yet'}</small> "
+        f"{f'{row.stars} of {3 * row.total} ★' if row.stars else 'no stars yet'}</small> "
         f'<span class="cheren-bar-track"><span class="cheren-bar-fill" style="width:{share:.0%}"></span></span></div>'
     )
 

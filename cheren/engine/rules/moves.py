@@ -225,11 +225,12 @@ def _apply_move(game: GameState, action: Move) -> None:
     assert start is not None
     unit.hex = action.to
     game.flow.moved.add(uid)
+    stop = f" and stops {why}" if why else ""
+    # the move first, then what it did on the way (the towns it took), as a player tells it
+    game.event(f"{d.name} moves {start.label} -> {action.to.label} for {mp_text(cost)} MP{stop}")
     control.enter_hexes(game, unit.side, action.path)
     if game.phase is Phase.REACTION:
         game.flow.reaction_used += d.stack
-    stop = f" and stops {why}" if why else ""
-    game.event(f"{d.name} moves {start.label} -> {action.to.label} for {mp_text(cost)} MP{stop}")
 
 
 MOVE = ActionRule(move_refusal, _apply_move)
