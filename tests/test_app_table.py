@@ -275,3 +275,18 @@ def test_the_supply_legend_says_the_x_marks_a_hex_a_line_cannot_pass_and_keeps_o
     key_in = panels.key_html(b)
     style = re.compile(r'<div class="key-row"[^>]*><span class="(swatch[^"]*)"')
     assert set(style.findall(key)) == set(style.findall(key_in)) == {"swatch"}
+
+
+# -- the hexes a refusal names are marked on the map ---------------------------------------------------
+def test_the_hexes_that_decided_a_refusal_are_marked_on_the_map(scenario: Scenario) -> None:
+    from cheren.study.lessons import ExerciseRun, load_lesson
+
+    run = ExerciseRun(load_lesson("chits", scenario), "roadblock-stops", scenario)
+    b = Board(run.game)
+    b.play.select("tank_sqn")
+    fb = b.click_hex(H("2205"))  # Cheren, behind the Roadblock in the gorge
+    assert fb.kind == "refused" and "2106" in fb.text and "5.1" in fb.rules
+    marked = [dict(i.data).get("hex") for i in b.scene().layers["ui"] if i.cls == "refused"]
+    assert marked == ["2205", "2106"]  # the hex tried and the hex that decided it
+    b.escape()
+    assert not [i for i in b.scene().layers["ui"] if i.cls == "refused"]  # gone with the message

@@ -127,3 +127,29 @@ def test_the_course_folders_come_from_the_environment(scenario: Scenario, teache
     c = CourseController(scenario)
     assert "teachers-roads" in [lesson.name for lesson in c.lessons]
     assert any("missing: no such folder" in p for p in c.problems)
+
+
+def test_a_lessons_decisions_offer_every_answer_and_refuse_the_wrong_ones_with_the_rule(
+    scenario: Scenario, tmp_path: Path
+) -> None:
+    """Lesson 6: the retreat offered one button, the answer; the advance only 10 Ind.  Now every
+    neighbour and every attacker is offered, and the rules refuse the wrong ones with their reason."""
+    from cheren.app.lesson_app import LessonApp
+
+    app = LessonApp("losses-retreat-push-advance", 0, scenario=scenario, folders=[], progress=tmp_path / "p.json")
+    b = app.board
+    offered = {label: why for label, _, why in b.decisions.candidates()}
+    retreats = [label for label in offered if label.startswith("retreat Col 41 to ")]
+    assert len(retreats) == 6 and "stay and lose a step instead of retreating" in offered
+    assert [label for label, why in offered.items() if why is None] == [
+        "retreat Col 41 to 0709", "stay and lose a step instead of retreating"]
+    assert set(b.decisions.marked_hexes()) == {h for h in H("0609").neighbours()}  # no give-away on the map
+    wrong = next((a, why) for label, a, why in b.decisions.candidates() if why is not None and "0610" in label)
+    fb = b.decisions.offer(*wrong)
+    assert fb.kind == "refused" and fb.rules == ("11.7",) and app.run.refusals
+    assert len(b.game.log) == app.run.start_actions  # nothing happened
+    app.choose(3)  # the advance after combat
+    offered = {label: why for label, _, why in b.decisions.candidates()}
+    assert set(offered) == {"advance 10 Ind", "advance 28 Fd RA", "advance no further"}
+    why = offered["advance 28 Fd RA"]
+    assert why is not None and why.rules == ("11.9",) and "artillery never advances" in why.reason

@@ -86,12 +86,17 @@ def test_voila_a_teachers_yaml_lesson_runs_in_the_same_lesson_view(page: Any, vo
     expect(page.locator(f"{LESSON} .cheren-summary").first).to_have_attribute("data-solved", "2")
 
 
-def test_voila_escape_from_anywhere_on_the_page_drops_the_selection(page: Any, voila_url: str) -> None:
+def test_voila_the_game_controls_are_at_the_top_and_esc_from_anywhere_drops_the_selection(
+    page: Any, voila_url: str
+) -> None:
     page.goto(f"{voila_url}/voila/render/app.ipynb")
     page.wait_for_selector(".cheren-app .cheren-bar", timeout=90_000)
     reveal = page.locator(".cheren-reveal:visible")
     if reveal.count():
         reveal.first.click()
+    for control in (".cheren-mode", "button.cheren-save", "button.cheren-load", "button.cheren-course-open"):
+        box = page.locator(control).first.bounding_box()  # who plays, Save, Load: at the top (they were 1,660 px down)
+        assert box is not None and box["y"] < 250, (control, box)
     wait_painted(page)
     Map(page, Board(Game(scenario(), seed=1941)).scene()).click(H("0208"))  # the Kassala stack
     selected = page.locator(".cheren-selected").first
