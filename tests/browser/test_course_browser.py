@@ -105,3 +105,17 @@ def test_voila_the_game_controls_are_at_the_top_and_esc_from_anywhere_drops_the_
     page.keyboard.press("Escape")
     expect(selected).to_have_attribute("data-hex", "")
     expect(page.locator(".cheren-feedback").first).to_contain_text("Nothing selected")
+
+
+def test_voila_the_start_here_notebook_opens_a_lesson_in_place(page: Any, voila_url: str) -> None:
+    """`voila notebooks/learn/00_start_here.ipynb` and a click on lesson 1 gave 403 Forbidden (a
+    link to another notebook); now Open shows the lesson on the same page."""
+    page.goto(f"{voila_url}/voila/render/learn/00_start_here.ipynb")
+    page.wait_for_selector(".cheren-course-head", timeout=90_000)
+    url = page.url
+    assert page.locator(".cheren-course a[href$='.ipynb']").count() == 0  # no file link
+    row = page.locator(".cheren-course-row", has=page.locator("[data-lesson='map-and-terrain']")).first
+    row.locator("button.cheren-open-lesson").click()
+    expect(page.locator(f"{LESSON} .cheren-goal").first).to_have_attribute("data-exercise", "drive-by-road")
+    page.wait_for_selector(f"{LESSON} canvas.cheren-map", timeout=60_000)
+    assert page.url == url
