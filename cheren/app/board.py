@@ -134,7 +134,7 @@ class Board:
 
     def describe(self, action: Action) -> str:
         """An action in words, with unit and chit names instead of ids."""
-        return named(action.describe(), self.scenario)
+        return named(action, self.scenario)
 
     def clear_selection(self) -> None:
         """Nothing selected, no attack lined up, no last move drawn (after the game is replaced)."""

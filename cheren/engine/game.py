@@ -290,7 +290,7 @@ class Game:
             kind = self.rules.decisions[d.kind]
             options = kind.actions(self, d)
             if len(options) == 1 and kind.auto:
-                self._events.append(f"{d.side.adjective} has one choice: {named(options[0].describe(), self.scenario)}")
+                self._events.append(f"{d.side.adjective} has one choice: {named(options[0], self.scenario)}")
                 kind.answer(self, d, options[0])
             elif not options:
                 self.flow.queue.pop(0)
