@@ -47,7 +47,8 @@ class Verdict:
     def __str__(self) -> str:
         missing = [r for r in self.rules if r not in self.text]
         text = self.text + (f" (rule {', '.join(missing)})" if missing else "")
-        return " ".join([text, *self.account, *([self.note] if self.note else [])])
+        lines = [text, *(f"- {line}" for line in self.account)]
+        return "\n".join(lines + ([f"From the lesson: {self.note}"] if self.note else []))
 
 
 class ExerciseRun:
