@@ -9,7 +9,8 @@ from pathlib import Path
 
 from cheren.engine.actions import EndPhase, Move, PlayChit
 from cheren.engine.game import Game
-from cheren.engine.rules.movement import explain_move, reachable
+from cheren.engine.rules.move_reasons import explain_move
+from cheren.engine.rules.movement import reachable
 from cheren.scenario import Phase
 from tests.boards import H, allied, italian, position
 from tests.test_rules_chits import ROAD, chit_board, chit_game, with_hands

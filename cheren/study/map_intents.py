@@ -18,7 +18,7 @@ from typing import Any, Literal
 from cheren.engine.actions import Action, Move, Place, Retreat
 from cheren.engine.game import Game
 from cheren.engine.registry import Refusal
-from cheren.engine.rules.movement import explain_move
+from cheren.engine.rules.move_reasons import explain_move
 from cheren.engine.wording import hex_text, rules_cited
 from cheren.hexes import Hex, line
 from cheren.scenario.models import Phase

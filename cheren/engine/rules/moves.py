@@ -18,15 +18,14 @@ from cheren.engine.actions import Action, Move
 from cheren.engine.position import Position, Status, Supply
 from cheren.engine.registry import ActionRule, GameState, Refusal
 from cheren.engine.rules import control
+from cheren.engine.rules.move_reasons import explain_move, stop_reason
 from cheren.engine.rules.movement import (
     MoveOptions,
     ReachMap,
     edge_cost,
-    explain_move,
     immobile_reason,
     move_graph,
     reachable,
-    stop_reason,
 )
 from cheren.engine.rules.zoc import Zoc, zoc_map
 from cheren.engine.wording import hex_text, mp_text, rules_cited
