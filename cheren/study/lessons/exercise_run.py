@@ -194,7 +194,8 @@ class ExerciseRun:
                 if refusal is None:
                     columns.append(int(getattr(w, "odds", w).column))
             best = max(columns, default=None)
-            now = f"the best so far is {s.odds_columns[best].name}" if best is not None else "none lined up yet"
+            none = "no attack with all of them yet" if need else "none lined up yet"
+            now = f"the best so far is {s.odds_columns[best].name}" if best is not None else none
             on = f" on {v.hex}" if v.hex else ""
             with_ = f" with {_either([s.units[u].name for u in sorted(need)], 'and')}" if need else ""
             return best is not None and best >= want, f"line up an attack{on}{with_} at {v.column} or better ({now})"
