@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cheren.cli.main import main
-from cheren.engine.actions import EndPhase, Move, PlayChit
+from cheren.engine.actions import Attack, EndPhase, Move, PlayChit
 from cheren.engine.game import Game
 from cheren.engine.position import Supply
 from cheren.engine.rules.stacking import overstacked
@@ -144,3 +144,26 @@ def test_11_8_the_heuristic_bot_pushes_for_a_town_and_not_for_open_ground(
     choice = HeuristicBot(1).choose(SideSeat(g, Side.ALLIED))
     assert choice.action == Push(pushes)
     assert ("push for the town" in choice.reason) is pushes
+
+
+def test_the_heuristic_bot_says_what_a_move_or_an_attack_gains_in_words() -> None:
+    """Its reasons name the town taken or come closer to, the supply kept or found, the odds
+    of an attack with its strengths; never a bare score."""
+    g = Game(load_scenario(), seed=3)
+    bots = {Side.ALLIED: HeuristicBot(1), Side.ITALIAN: HeuristicBot(2)}
+    towns = list(g.scenario.towns)
+    moves, attacks = [], []
+    while not g.over and g.turn <= 3:
+        side = g.acting
+        choice = bots[side].choose(SideSeat(g, side))
+        if isinstance(choice.action, Move):
+            moves.append(choice.reason)
+        elif isinstance(choice.action, Attack):
+            attacks.append((choice.action, choice.reason))
+        g.apply(choice.action)
+    assert len(moves) > 20 and attacks
+    for reason in moves:
+        assert "score" not in reason
+        assert any(t in reason for t in towns) or "supply" in reason or "over-stacked" in reason, reason
+    for attack, reason in attacks:
+        assert attack.target.label in reason and " against " in reason and "chance to take the hex" in reason

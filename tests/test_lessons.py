@@ -53,7 +53,7 @@ def test_every_lesson_has_a_notebook_in_notebooks_learn() -> None:
         notebook = folder / notebook_name(lesson)
         assert notebook.is_file(), notebook
         sources = "".join("".join(c["source"]) for c in json.loads(notebook.read_text())["cells"])
-        assert f'LessonApp("{lesson.name}")' in sources
+        assert f'CourseView("{lesson.name}")' in sources
     assert (folder / "00_start_here.ipynb").is_file()
 
 
@@ -195,12 +195,14 @@ def test_hints_run_out_and_the_solution_earns_no_star() -> None:
     assert verdict.passed and verdict.stars == 0
 
 
-def test_an_unexpected_mistake_says_what_is_still_missing() -> None:
+def test_an_unexpected_mistake_says_what_was_done_and_never_the_answer() -> None:
     run = ExerciseRun(load_lesson("map-and-terrain", SCENARIO), "drive-by-road", SCENARIO)
     run.do({"move": {"unit": "tank_sqn", "to": "0210"}})
     verdict = run.check()
     assert not verdict.passed and verdict.wrong is None
-    assert "Tank must end in 0911 (it is in 0210)" in verdict.text
+    assert verdict.text == "Not yet: Tank is in 0210, not where the goal asks."
+    assert verdict.account == ("Tank moves 0208 -> 0210 for 2 MP",)  # the engine's event
+    assert "0911" not in str(verdict)  # the hex that would do is the answer: never said
 
 
 def test_reset_goes_back_to_the_start_and_keeps_the_hints_taken() -> None:

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from cheren.engine.actions import EndPhase, Move
 from cheren.engine.game import IllegalAction
 from cheren.engine.position import Supply
-from cheren.engine.rules.movement import explain_move, move_graph, reachable
+from cheren.engine.rules.move_reasons import explain_move
+from cheren.engine.rules.movement import move_graph, reachable
 from cheren.engine.rules.zoc import Zoc, zoc_map
 from cheren.scenario import Side
 from tests.boards import H, allied, board, game, italian, position

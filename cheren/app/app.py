@@ -86,6 +86,7 @@ class App:
             board = Board(game, bot=bot, bot_side=bot_side)
             board.hidden.seating = seating or "hot-seat"
         self.board = b = board
+        self._play = "game" in shown  # the play app (a lesson shows its own panels, and no Game panel)
         if position is not None:
             b.positions.open(position, seating=seating or "analysis")
         self.map = MapWidget(b, width, height)
@@ -113,14 +114,25 @@ class App:
         self.curtain = w.VBox([self.curtain_text, self.curtain_button],
                               layout=w.Layout(padding="40px", align_items="center"))
         self.curtain.add_class("cheren-curtain")
-        self.widget = w.VBox([w.HTML(panels.CSS), self.status, self.hint, self.position_view.picker, self.curtain,
-                              self.body], layout=w.Layout(width="100%"))
+        self.course_box = w.VBox()  # the course, in place of the game while it is open
+        self.course: Any = None
+        self.top = self._top_bar(shown)
+        from cheren.app.page_keys import PageKeys
+
+        self.keys = PageKeys(self._key)  # Esc from anywhere on the page, not only on the map
+        self.widget = w.VBox([w.HTML(panels.CSS), self.keys, self.top, self.game_panel.confirm, self.status,
+                              self.hint, self.position_view.picker, self.curtain, self.body,
+                              self.course_box], layout=w.Layout(width="100%"))
         self.widget.add_class("cheren-app")
         self.autosave = Path(autosave) if autosave is not None else None
         if self.autosave is not None:
             self._restore(self.autosave)
         b.subscribe(self._changed)
         self._changed({"game", "selection", "feedback", "overlays", "position"})
+        if self.minimap is not None:
+            from cheren.app.minimap import action_hexes
+
+            self.map.open_on(action_hexes(b))
 
     # -- the layout ----------------------------------------------------------------------------
     def _map_column(self) -> Any:
@@ -141,7 +153,14 @@ class App:
                            self.end_button]
         self.toolbar = toolbar = w.HBox([self.map.toolbar, self.hover_info, *self.play_tools, self.back_button],
                          layout=w.Layout(align_items="center", padding="4px 6px"))
-        map_box = w.VBox([self.map.widget], layout=w.Layout(width="100%", align_items="center"))
+        self.minimap: Any = None
+        parts = [self.map.widget]
+        if self._play:  # the play map opens on the action, with the whole map in a corner
+            from cheren.app.minimap import MiniMap
+
+            self.minimap = MiniMap(b, self.map)
+            parts.append(self.minimap.widget)
+        map_box = w.VBox(parts, layout=w.Layout(width="100%", align_items="center"))
         map_box.add_class("cheren-map-box")
         # the analysis report takes the map's place in a tab of its own: as wide as it needs
         self.tabs = w.Tab(children=[map_box, self.analysis.report_box], titles=("Map", "Report"),
@@ -150,6 +169,39 @@ class App:
         self.analysis.show_report = lambda: setattr(self.tabs, "selected_index", 1)
         return w.VBox([toolbar, self.feedback, self.tabs],
                       layout=w.Layout(flex="1 1 auto", min_width="0", width="auto"))
+
+    def _top_bar(self, shown: set[str]) -> Any:
+        """The course, who plays, Save and Load, at the top (the play app's; a lesson has its own)."""
+        import ipywidgets as w
+
+        if "game" not in shown:
+            return w.HBox()
+        course = button("☰ Course", "cheren-course-open", self.open_course, style="info",
+                        tooltip="Learn the rules: lessons with exercises on this map")
+        bar = w.HBox([course, self.game_panel.bar], layout=w.Layout(align_items="center", flex_flow="row wrap"))
+        bar.add_class("cheren-top-bar")
+        return bar
+
+    def open_course(self) -> Any:
+        """Show the course in place of the game (the game stays as it is, behind)."""
+        if self.course is None:
+            from cheren.app.course_view import CourseView
+
+            self.course = CourseView(on_close=self.close_course)
+            self.course_box.children = [self.course.widget]
+        else:
+            self.course.course.home()
+        for part in (self.top, self.status, self.hint, self.position_view.picker, self.curtain, self.body):
+            part.layout.display = "none"
+        self.course_box.layout.display = "flex"
+        return self.course
+
+    def close_course(self) -> None:
+        """Back to the game."""
+        self.course_box.layout.display = "none"
+        for part in (self.top, self.status, self.hint):
+            part.layout.display = None
+        self._curtain()
 
     def _side_panel(self, shown: set[str]) -> Any:
         import ipywidgets as w
@@ -258,7 +310,23 @@ class App:
             return
         b.take_study(found.study)
         b.hidden.hide_all()  # whoever reloaded, the hands stay hidden until asked
-        b.say(Feedback("ok", f"Took up the game where it was: {found.study.game.status()} (autosaved in {path.name})."))
+        note = self._take_up_opponent(path)
+        text = f"Took up the game where it was: {found.study.game.status()} (autosaved in {path.name}).{note}"
+        b.say(Feedback("ok" if not note else "refused", text))
+
+    def _take_up_opponent(self, path: Path) -> str:
+        """The bot the save names plays its side again (a reload no longer comes back hot-seat);
+        what went wrong with it, if anything."""
+        from cheren.files.position_saves import SaveError
+        from cheren.study.game_saves import read_opponent
+
+        try:
+            said = self.board.opponent.take_up(read_opponent(path))
+            note = f" {said.text}" if said is not None and not said.ok else ""
+        except SaveError as exc:
+            note = f" {exc}: the game goes on hot-seat."
+        self.game_panel.show_mode()
+        return note
 
     def _autosave(self) -> None:
         if self.autosave is None:
@@ -267,11 +335,15 @@ class App:
         from cheren.study.game_saves import dumps_game
 
         try:
-            write_output(self.autosave, dumps_game(self.board.study))
+            write_output(self.autosave, dumps_game(self.board.study, self.board.opponent.saved()))
         except OSError as exc:
             self.board.feedback = Feedback("refused", f"Autosave to {self.autosave} failed: {exc}")
 
     # -- callbacks -----------------------------------------------------------------------------
+    def _key(self, key: str) -> None:
+        if key == "Escape" and self.course_box.layout.display != "flex":  # the course hears its own
+            self.board.escape()
+
     def _toggle_overlay(self, key: str, on: bool) -> None:
         if (key in self.board.overlays.on) != on:
             self.board.overlays.set(key, on)

@@ -27,7 +27,6 @@ subclasses one.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -45,6 +44,7 @@ from cheren.app.positions import Positions
 from cheren.engine.actions import Action
 from cheren.engine.game import Game
 from cheren.engine.position import Position
+from cheren.engine.wording import named
 from cheren.hexes import Hex
 from cheren.render.scene import DEFAULT_HEX_SIZE, Scene
 from cheren.scenario.models import Side
@@ -160,17 +160,7 @@ class Board:
 
     def describe(self, action: Action) -> str:
         """An action in words, with unit and chit names instead of ids."""
-        text = action.describe()
-        chit = getattr(action, "chit", None)
-        if isinstance(chit, str) and chit:
-            from cheren.engine.position import chit_key
-
-            found = self.scenario.chits.get(chit_key(chit))
-            if found is not None:
-                text = text.replace(chit, found.name, 1)
-        ids = sorted(self.scenario.units, key=len, reverse=True)
-        pattern = re.compile(r"\b(" + "|".join(re.escape(u) for u in ids) + r")\b")
-        return pattern.sub(lambda m: self.name(m.group(1)), text)
+        return named(action, self.scenario)
 
     def clear_selection(self) -> None:
         """Nothing selected, no attack lined up, no last move drawn (after the game is replaced)."""
@@ -251,7 +241,7 @@ class Board:
             "text": g.status(),
             "can_undo": g.can_undo(),
             "can_redo": g.can_redo(),
-            "mode": mode if side is None else f"against the bot ({side.adjective} bot)",
+            "mode": self.opponent.label or (mode if side is None else f"against the bot ({side.adjective} bot)"),
         }
 
     def log_entries(self, last: int = 40) -> list[tuple[str, list[str]]]:

@@ -26,12 +26,14 @@ class CombatView:
         self.air = w.Checkbox(value=False, description="air support (11.3)", indent=False,
                               layout=w.Layout(width="150px"))
         self.air.observe(lambda change: c.set_air(change["new"]) if change["new"] != c.draft.air else None, "value")
+        self.air_note = w.HTML()  # why the air box is off, in words (a disabled box shows no tooltip)
+        self.air_note.add_class("cheren-air-note")
         buttons = w.HBox([
             button("Roll the attack", "cheren-resolve", c.resolve_attack, style="danger"),
             button("Clear", "cheren-clear-attack", lambda: c.set_defender(None)),
             self.air,
         ], layout=w.Layout(align_items="center"))
-        self.panel = panel("Attack · what if", [self.odds, buttons], "cheren-attack")
+        self.panel = panel("Attack · what if", [self.odds, buttons, self.air_note], "cheren-attack")
 
     def changed(self, what: set[str]) -> None:
         if not what & {"game", "selection"}:
@@ -57,5 +59,7 @@ class CombatView:
         why = c.air_refusal()
         self.air.disabled = why is not None
         self.air.tooltip = f"Not now: {why.reason} (11.3)" if why is not None else "Add the air unit's 1 strength point"
+        self.air_note.value = (f"<small>No air support now: {panels.esc(why.reason)}{panels.rules_badges(why.rules)}"
+                               "</small>" if why is not None else "")
         if self.air.value != c.draft.air:
             self.air.value = c.draft.air

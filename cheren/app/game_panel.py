@@ -1,6 +1,7 @@
-"""The Game panel: who plays (hot-seat or a bot on either side), Save and Load (Load lists the game
-saves next to the save path and asks before it replaces the game on the map), and a new game with
-the optional rules ticked."""
+"""The game's controls: who plays (hot-seat or a bot on either side), Save and Load (Load lists
+the game saves next to the save path and asks before it replaces the game on the map), in the
+app's top bar (:attr:`GamePanel.bar`); the file to save to and a new game with the optional rules
+ticked, in the Game panel."""
 
 from __future__ import annotations
 
@@ -29,11 +30,12 @@ class GamePanel:
         self.mode = w.Dropdown(description="Who plays", layout=w.Layout(width="330px"),
                                style={"description_width": "70px"})
         self.mode.add_class("cheren-seating")
+        self.mode.add_class("cheren-mode")
         self._set_modes()
         self.mode.observe(self._mode_changed, "value")
         self.path = w.Text(value=str(save_path), description="File", layout=w.Layout(width="300px"))
         self.path.add_class("cheren-save-path")
-        self.save_list = w.Dropdown(description="Saved", layout=w.Layout(width="240px"))
+        self.save_list = w.Dropdown(layout=w.Layout(width="200px"), tooltip="The saved games next to the save file")
         self.save_list.add_class("cheren-save-list")
         self.confirm_text = w.HTML()
         self.confirm = w.VBox([
@@ -55,12 +57,16 @@ class GamePanel:
             self.variant_boxes[name] = box
         self._save_dir = Path(save_path).parent
         self._pending_load: Path | None = None
+        # the controls a player reaches for (who plays, Save, Load) go in the app's top bar; the
+        # rest (the file to save to, the optional rules, a new game) in the Game panel
+        self.bar = w.HBox([
+            self.mode, button("Save", "cheren-save", self.save, tooltip="Save to the file named in the Game panel"),
+            self.save_list, button("↻", "cheren-save-refresh", self.list_saves, tooltip="List the saves again"),
+            button("Load…", "cheren-load", self.ask_load),
+        ], layout=w.Layout(align_items="center", flex_flow="row wrap"))
+        self.bar.add_class("cheren-game-bar")
         self.panel = panel("Game", [
-            self.mode,
-            w.HBox([self.path, button("Save", "cheren-save", self.save)]),
-            w.HBox([self.save_list, button("↻", "cheren-save-refresh", self.list_saves),
-                    button("Load…", "cheren-load", self.ask_load)]),
-            self.confirm,
+            self.path,
             w.HTML("<small>Optional rules (cheren variants):</small>"),
             *self.variant_boxes.values(),
             button("New game with these rules", "cheren-new-game", self.new_game),
@@ -119,7 +125,9 @@ class GamePanel:
         self.confirm.layout.display = "none"
         if not yes or target is None:
             return self.board.say(Feedback("info", "Kept the game on the map."))
-        return self.board.lines.load(target)
+        fb = self.board.lines.load(target)
+        self.show_mode()
+        return fb
 
     # -- who plays --------------------------------------------------------------------------------
     def bots(self) -> dict[str, Any]:
@@ -143,12 +151,14 @@ class GamePanel:
         self.show_mode()
 
     def show_mode(self) -> None:
-        """The drop-down says who plays now (a position opened for study sets analysis)."""
+        """The drop-down says who plays now (a position opened for study sets analysis; a reload or
+        a Load takes up the bot it names)."""
         b = self.board
-        side_now = b.opponent.side
+        o = b.opponent
         now: Any = b.hidden.seating
-        if side_now is not None:
-            now = next((v for _, v in self.mode.options if isinstance(v, tuple) and v[1] is side_now), now)
+        if o.side is not None:
+            bots = [v for _, v in self.mode.options if isinstance(v, tuple) and v[1] is o.side]
+            now = next((v for v in bots if v[0] == o.name), bots[0] if bots else now)
         if self.mode.value != now:
             self._quiet = True
             try:
@@ -167,4 +177,4 @@ class GamePanel:
         else:
             name, side = choice
             b.hidden.seating = "hot-seat"
-            b.opponent.set(self._bots[name], side)
+            b.opponent.set(self._bots[name], side, name)

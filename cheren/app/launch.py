@@ -152,7 +152,26 @@ def served_url(line: str, seen: list[str]) -> str | None:
     return found.group(0).replace("//localhost:", "//127.0.0.1:") if found else None
 
 
-def launch(kind: str, folder: str | Path | None, port: int, browser: bool) -> int:
+def lessons_env(lessons: list[str | Path] | None, env: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment that hands a teacher's lesson folders to the app (``$CHEREN_LESSONS``,
+    read by :func:`cheren.study.lessons.course.lesson_folders`), each checked and made absolute."""
+    from cheren.study.lessons.course import ENV
+
+    out = dict(os.environ if env is None else env)
+    if lessons:
+        folders = [Path(f).expanduser().resolve() for f in lessons]
+        for f in folders:
+            if not f.is_dir():
+                raise LaunchError(f"--lessons {f}: no such folder (it should hold lesson files, *.yaml)")
+        out[ENV] = os.pathsep.join(str(f) for f in folders)
+    return out
+
+
+def launch(kind: str, folder: str | Path | None, port: int, browser: bool,
+           lessons: list[str | Path] | None = None) -> int:
+    """Serve the app (Voila) or JupyterLab; ``lessons``: a teacher's lesson folders, which the
+    course lists after the bundled lessons."""
+    env = lessons_env(lessons)
     where = working_folder(folder)
     where.mkdir(parents=True, exist_ok=True)
     done = prepare(where)
@@ -163,8 +182,10 @@ def launch(kind: str, folder: str | Path | None, port: int, browser: bool) -> in
         print(f"cheren {kind}: {nb} is yours (you changed it), so it is kept; delete it to get the new version",
               file=sys.stderr)
     cmd = (app_command if kind == "app" else lab_command)(where, port, browser)
+    if lessons:
+        print(f"cheren {kind}: the course adds the lessons in {env['CHEREN_LESSONS']}", file=sys.stderr)
     print(f"cheren {kind}: starting on {where} (Ctrl-C to stop)", file=sys.stderr)
-    proc = subprocess.Popen(cmd, cwd=where, stderr=subprocess.PIPE, text=True, bufsize=1)
+    proc = subprocess.Popen(cmd, cwd=where, env=env, stderr=subprocess.PIPE, text=True, bufsize=1)
     # stopped from outside (a service manager, a test): stop the server too, never leave it running
     signal.signal(signal.SIGTERM, lambda *_: proc.terminate())
     seen: list[str] = []

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from cheren.hexes import Hex
 from cheren.study.lessons.exercise_run import ExerciseRun, Verdict, passing_opponent
 from cheren.study.lessons.model import Step
-from cheren.study.map_intents import AttackDraft, Feedback
+from cheren.study.map_intents import AttackDraft, Feedback, attack_account
 
 if TYPE_CHECKING:
     from cheren.app.board import Board
@@ -36,8 +36,10 @@ class LessonMode:
         b = self.board
         b.set_game(run.game)
         b.opponent.bot, b.opponent.side = passing_opponent, run.opponent_side  # it only passes
+        b.opponent.label = f"lesson: the {run.opponent_side.adjective} side only passes"
         b.hidden.seating = "analysis"  # one learner at the screen: no curtain
         b.hidden.hide_hands = True  # and, as a player, only the hand of the side to act
+        b.decisions.every_answer = True  # the buttons offer every answer, never only the right one
         d = run.draft
         b.combat.draft = AttackDraft(d.defender, list(d.attackers), d.air)
         self._rolls_seen = 0
@@ -51,7 +53,8 @@ class LessonMode:
             run.note_refusal(b.feedback)
         run.note_draft(b.combat.draft)
         for rolled in b.combat.rolls[self._rolls_seen:]:
-            run.note_roll(rolled.target, rolled.column)
+            account = attack_account(b.game, rolled.target, rolled.attackers, rolled.whatif)
+            run.note_roll(rolled.target, rolled.column, account, rolled.attackers)
         self._rolls_seen = len(b.combat.rolls)
 
     # -- the buttons -------------------------------------------------------------------------------

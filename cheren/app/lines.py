@@ -101,7 +101,7 @@ class Lines:
 
         b = self.board
         try:
-            save_game(b.study, path)
+            save_game(b.study, path, b.opponent.saved())
         except OSError as exc:
             return b.say(Feedback("refused", f"Could not save to {path}: {exc}"))
         lines = len(b.study.lines)
@@ -110,12 +110,14 @@ class Lines:
 
     def load(self, path: str | Path) -> Feedback:
         from cheren.files.position_saves import SaveError
-        from cheren.study.game_saves import load_study
+        from cheren.study.game_saves import load_study, read_opponent
 
         b = self.board
         try:
             study = load_study(path, b.scenario)
+            opponent = read_opponent(path)
         except SaveError as exc:
             return b.say(Feedback("refused", str(exc)))
         b.take_study(study)
+        b.opponent.take_up(opponent)  # the bot the save names plays on (a save without one keeps the table's)
         return b.say(Feedback("ok", f"Loaded {path}: {study.game.status()}"), "game", "selection")

@@ -36,6 +36,9 @@ class MapController(Protocol):
 
 
 PIXEL_RATIO = 2
+READABLE = 9.5  # page pixels: the least size of a town name or a counter's values, whatever the zoom
+READABLE_TEXT = ("town-name", "values")
+READABLE_ZOOM = 1.0  # scene pixels to page pixels where every label is at its own size
 
 
 class MapWidget:
@@ -43,8 +46,10 @@ class MapWidget:
         import ipywidgets as w
 
         self.controller = controller
-        # twice the pixels of its size on the page: sharp on 2x screens, scaled down on others
-        self.canvas = SceneCanvas(width * PIXEL_RATIO, height * PIXEL_RATIO)
+        # twice the pixels of its size on the page: sharp on 2x screens, scaled down on others;
+        # town names and counter values never smaller than READABLE page pixels
+        least = {cls: READABLE * PIXEL_RATIO for cls in READABLE_TEXT}
+        self.canvas = SceneCanvas(width * PIXEL_RATIO, height * PIXEL_RATIO, min_text=least)
         self.widget = self.canvas.widget
         self.widget.add_class("cheren-map")
         self.widget.layout = w.Layout(width="100%", height="auto")
@@ -106,8 +111,8 @@ class MapWidget:
         self.canvas.show(self.controller.scene())
 
     def _changed(self, what: set[str]) -> None:
-        if what & {"game", "selection", "overlays", "hover"}:
-            self.refresh()
+        if what & {"game", "selection", "overlays", "hover", "feedback"}:
+            self.refresh()  # a message may be a refusal whose hexes the map marks
 
     # -- view ----------------------------------------------------------------------------------
     def fit(self) -> None:
@@ -121,6 +126,29 @@ class MapWidget:
         points = [scene.layout.to_pixel(h) for h in hexes]
         width, height = self.canvas.width, self.canvas.height
         self.canvas.set_view(focus_view(points, scene.width, scene.height, width, height, max_zoom=2.0 * PIXEL_RATIO))
+
+    def centre_on(self, x: float, y: float, zoom: float | None = None) -> None:
+        """Bring the scene point ``(x, y)`` to the middle (at ``zoom``, canvas pixels per scene
+        pixel; default: the zoom now)."""
+        c = self.canvas
+        view = (c.view if zoom is None else View(zoom, 0.0, 0.0)).centred(x, y, c.width, c.height)
+        if c.scene is not None:  # no table showing beside the sheet when the map is larger than the view
+            w, h = c.scene.width * view.zoom, c.scene.height * view.zoom
+            tx = min(0.0, max(c.width - w, view.tx)) if w > c.width else view.tx
+            ty = min(0.0, max(c.height - h, view.ty)) if h > c.height else view.ty
+            view = View(view.zoom, tx, ty)
+        c.set_view(view)
+
+    def open_on(self, hexes: list[Hex]) -> None:
+        """Open on these hexes at the zoom where names and values read at their own size
+        (the whole map is a click on Whole map away, or on the minimap)."""
+        scene = self.canvas.scene
+        if scene is None or not hexes:
+            return
+        points = [scene.layout.to_pixel(h) for h in hexes]
+        x = (min(p[0] for p in points) + max(p[0] for p in points)) / 2
+        y = (min(p[1] for p in points) + max(p[1] for p in points)) / 2
+        self.centre_on(x, y, READABLE_ZOOM * PIXEL_RATIO)
 
     def zoom(self, factor: float, at: tuple[float, float] | None = None) -> None:
         scene = self.canvas.scene

@@ -53,7 +53,7 @@ class MapOverlays:
         """The overlays to draw now, bottom first."""
         b = self.board
         key = (b.version, id(b.game), frozenset(self.on), b.selected, b.opponent.step, len(b.opponent.moves),
-               id(b.lines.comparison))
+               id(b.lines.comparison), b.decisions.armed)
         if self._cache is None or self._cache[0] != key:
             self._cache = (key, self._list())
         return self._cache[1]
@@ -107,9 +107,10 @@ class MapOverlays:
                                    title="The bot's last moves"))
         targets = b.decisions.chit_targets()
         if targets:
+            what = b.decisions.armed or "a chit"
             out.append(Overlay("chit-targets", targets, colour="#b8860b", opacity=0.35,
-                               title="Where a chit can be played now"))
-        choices = b.decisions.hex_choices()
+                               title=f"Where {what} can be played now: click one"))
+        choices = b.decisions.marked_hexes()
         if choices:
             out.append(Overlay("choices", {h: "?" for h in choices}, colour=CHOICE, opacity=0.45, title="Your choices"))
         return out
@@ -140,14 +141,19 @@ class MapOverlays:
             paths = [hexes] if len(hexes) > 1 else []
             if len(trace.route) > 1:
                 paths.append(trace.route)
-            title = f"{b.name(uid)}: in supply ({trace.rule})"
+            title = f"{b.name(uid)}: in supply ({trace.rule}), its line and the road it follows"
             return [Overlay("supply-line", {}, colour=colour, opacity=0.9, paths=paths, title=title)]
         tried: dict[Hex, str | None] = {}
         for c in getattr(trace, "candidates", ()):
             for blk in c.blocks:
                 if blk.hex is not None:
                     tried[blk.hex] = "x"
-        return [Overlay("supply-line", tried, colour=colour, opacity=0.35, title=f"{b.name(uid)}: out of supply")]
+        out = [Overlay("supply-line", {unit.hex: None} if unit.hex is not None else {}, colour=colour, opacity=0.35,
+                       title=f"{b.name(uid)}: out of supply (12.0)")]
+        if tried:  # the x marks are where a line is blocked, not units out of supply
+            out.append(Overlay("supply-blocked", tried, colour=colour, opacity=0.2,
+                               title="x: a hex its supply line cannot pass (12.1)"))
+        return out
 
     def _supply_map(self, side: Side) -> list[Overlay]:
         from cheren.engine.rules.supply import supplied_hexes

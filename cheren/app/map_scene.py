@@ -20,6 +20,7 @@ ATTACK = "#ff7a1a"
 TARGET = "#d0201a"
 PATH = "#1d4fa0"
 LAST = "#6b5a3c"
+REFUSED = "#b3261e"
 
 
 class MapScene:
@@ -66,6 +67,10 @@ class MapScene:
             items.append(Polygon(points=hex_polygon(layout, draft.defender, 0.96),
                                  style=Style(stroke=TARGET, stroke_width=s * 0.14, linejoin="round"), layer="ui",
                                  cls="defender"))
+        for h in b.feedback.hexes(b.scenario.playable):  # the hexes a refusal names: where it was decided
+            items.append(Polygon(points=hex_polygon(layout, h, 0.9), layer="ui", cls="refused",
+                                 style=Style(stroke=REFUSED, stroke_width=s * 0.1, dash=(s * 0.14, s * 0.08)),
+                                 data=(("hex", h.label),)))
         return items + self._path(scene)
 
     def _path(self, scene: Scene) -> list[Item]:

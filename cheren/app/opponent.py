@@ -39,6 +39,12 @@ def as_bot(bot: Any, side: Side) -> Bot:
     return play
 
 
+def _name(bot: Any) -> str | None:
+    """The name a bot is made from (cheren.players.bots.make_bot), if it has one."""
+    name = getattr(bot, "name", None)
+    return name if isinstance(name, str) else None
+
+
 def pass_bot(game: Game) -> Action:
     """The simplest opponent: it answers a pending decision with its first legal answer and
     otherwise ends the phase.  Any ``Callable[[Game], Action]`` works."""
@@ -64,23 +70,48 @@ class Opponent:
         self.board = board
         self.bot: Bot | None = None
         self.side: Side | None = None
+        self.name: str | None = None  # the bot's name in cheren.players.bots.BOTS (kept in saves)
+        self.label: str | None = None  # how the status bar names the opponent, when not a bot of BOTS
         if bot is not None and side is not None:
-            self.bot, self.side = as_bot(bot, side), side
+            self.bot, self.side, self.name = as_bot(bot, side), side, _name(bot)
         self.moves: list[BotMove] = []
         self.step: int | None = None  # the move picked out on the map (None: all of them)
 
-    def set_quietly(self, bot: Any, side: Side | None) -> None:
+    def set_quietly(self, bot: Any, side: Side | None, name: str | None = None) -> None:
         """The bot (None: none) without a word and without letting it move yet."""
-        self.bot, self.side = (as_bot(bot, side), side) if bot is not None and side is not None else (None, None)
+        if bot is not None and side is not None:
+            self.bot, self.side, self.name = as_bot(bot, side), side, name or _name(bot)
+        else:
+            self.bot, self.side, self.name = None, None, None
         self.moves, self.step = [], None
 
-    def set(self, bot: Any, side: Side | None) -> Feedback:
+    def set(self, bot: Any, side: Side | None, name: str | None = None) -> Feedback:
         """Play against ``bot`` (a ``Callable[[Game], Action]`` or a :mod:`cheren.players.bots` bot) on
-        ``side``; None for hot-seat.  The bot moves at once if it is its turn."""
-        self.set_quietly(bot, side)
+        ``side``; None for hot-seat.  The bot moves at once if it is its turn.  ``name``: the
+        name it is made from (:func:`cheren.players.bots.make_bot`), kept in saves."""
+        self.set_quietly(bot, side, name)
         events = self.reply()
         mode = "hot-seat" if self.bot is None else f"the bot plays the {side.adjective if side else ''} side"
         return self.board.say(Feedback("info", f"Mode: {mode}.", events=tuple(events)), "game")
+
+    def saved(self) -> tuple[str, Side] | None:
+        """What a save keeps of the opponent: the bot's name and side (None: hot-seat)."""
+        return (self.name, self.side) if self.name is not None and self.side is not None else None
+
+    def take_up(self, saved: tuple[str, Side] | None) -> Feedback | None:
+        """Play against the bot a save names again (after a reload or a Load); None when the
+        save names none.  A bot this cheren does not know leaves the game hot-seat, saying so."""
+        if saved is None:
+            return None
+        from cheren.players.bots import make_bot
+
+        name, side = saved
+        try:
+            bot = make_bot(name, self.board.game.seed)
+        except ValueError as exc:
+            self.set(None, None)
+            return self.board.say(Feedback("refused", f"The saved opponent cannot play here ({exc}): hot-seat."))
+        return self.set(bot, side, name)
 
     def reply(self, limit: int = 2000) -> list[str]:
         """Let the bot play while its side is the one to act; keep what it did, with its reasons."""

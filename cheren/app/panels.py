@@ -59,11 +59,13 @@ CSS = """
 .cheren-key { font-size: 11px; }
 .cheren-key .swatch { display: inline-block; width: 12px; height: 10px; margin-right: 4px; border: 1px solid #b9a57e;
   vertical-align: middle; }
-.cheren-key .swatch.line { height: 3px; border: none; }
+.cheren-key .key-row .swatch { opacity: 0.7; }
 .cheren-key .terrains { margin-top: 3px; }
 .cheren-key .terrain { margin-right: 8px; white-space: nowrap; }
 .cheren-side-panel { min-width: 330px; max-width: 360px; }
-.cheren-map-box { background: #34302a; border-radius: 4px; }
+.cheren-map-box { background: #34302a; border-radius: 4px; position: relative; }
+.cheren-minimap { position: absolute; right: 8px; bottom: 8px; border: 2px solid #f4efe1; border-radius: 3px;
+  box-shadow: 0 1px 4px rgba(0,0,0,0.5); cursor: crosshair; opacity: 0.95; }
 .cheren-map, .cheren-map:focus { outline: none; cursor: pointer; }
 .cheren-toolbar { gap: 2px; }
 .cheren-toolbar button { min-width: 30px; }
@@ -257,13 +259,9 @@ def key_html(c: Board) -> str:
         if (ov.colour, title) in seen:
             continue
         seen.add((ov.colour, title))
-        if ov.hexes:
-            swatch = (
-                f'<span class="swatch" style="background:{esc(ov.colour)};opacity:{max(ov.opacity, 0.3):.2f}"></span>'
-            )
-        else:
-            swatch = f'<span class="swatch line" style="background:{esc(ov.colour)}"></span>'
-        rows.append(f'<div class="key-row">{swatch}{esc(title)}</div>')
+        # one swatch style for every overlay, whatever it draws (hexes, marks or lines)
+        swatch = f'<span class="swatch" style="background:{esc(ov.colour)}"></span>'
+        rows.append(f'<div class="key-row" data-kind="{esc(ov.kind)}">{swatch}{esc(title)}</div>')
     terrain = "".join(
         f'<span class="terrain"><span class="swatch" style="background:{esc(t.colour)}"></span>{esc(t.name)}</span>'
         for t in c.scenario.terrain_key.terrain

@@ -145,6 +145,13 @@ class Play:
         if g.over:
             return b.say(Feedback("info", g.status()))
         d = g.pending
+        if d is not None or b.decisions.armed is not None:
+            played = b.decisions.click_target(h)  # a chit's target marked on the map
+            if played is not None:
+                return played
+        if d is None and b.decisions.armed is not None:
+            return b.say(Feedback("refused", f"{h.label} is not a target of {b.decisions.armed}: click a marked hex "
+                                             "(Esc puts the chit back).", ("5.1",)))
         if d is not None:
             choices = b.decisions.hex_choices()
             if h in choices:
@@ -190,7 +197,8 @@ class Play:
         b = self.board
         b.combat.clear()
         b.selected, b.stack_hex = None, None
-        return b.say(Feedback("info", "Nothing selected. " + self.phase_hint()), "selection")
+        b.decisions.armed, b.decisions.choosing = None, []
+        return b.say(Feedback("info", "Nothing selected. " + self.phase_hint()), "selection", "overlays")
 
     def phase_hint(self) -> str:
         """What to do now, in one line: the pending decision, or the phase's own task."""
@@ -297,6 +305,7 @@ class Play:
         b.combat.clear()
         b.last_move = ()
         b.changed()
+        self.follow_selection()
         return b.say(Feedback("ok", "Undid: " + "; ".join(b.describe(a) for a in undone)), "game", "selection")
 
     def redo(self) -> Feedback:
@@ -305,4 +314,17 @@ class Play:
             return b.say(Feedback("refused", "Nothing to redo."))
         action = b.game.redo()
         b.changed()
+        self.follow_selection()
         return b.say(Feedback("ok", "Redid: " + b.describe(action)), "game", "selection")
+
+    def follow_selection(self) -> None:
+        """After undo or redo: the selection goes where its unit is now (cleared if it left the
+        map), and a stack looked at that is no longer there is let go."""
+        b = self.board
+        if b.selected is not None:
+            here = b.position.units[b.selected].hex
+            b.stack_hex = here
+            if here is None:
+                b.selected = None
+        elif b.stack_hex is not None and not b.position.units_at(b.stack_hex):
+            b.stack_hex = None

@@ -77,8 +77,9 @@ class PlayView:
             self.hide_hands.value = b.hidden.hide_hands
             self.log.value = panels.log_html(b)
             self.chits.value = panels.chits_html(b)
-            self._chit_plays()
             self._decision()
+        if what & {"game", "overlays"}:
+            self._chit_plays()
         if what & {"game", "overlays"}:
             self._bot_moves()
 
@@ -137,16 +138,23 @@ class PlayView:
         self.bot_list.value = f'<ol class="cheren-bot-list">{"".join(rows)}</ol>' if rows else empty
 
     def _chit_plays(self) -> None:
-        """A row per chit the acting side may play now: its targets by name, and Play."""
+        """A Play button per chit the acting side may play now: it marks the chit's targets on the
+        map, where a click plays it; when one hex holds several, a button for each."""
         w, b = self._w, self.board
-        rows = []
+        rows: list[Any] = []
         for name, options in b.decisions.playable_chits().items():
-            pick = w.Dropdown(options=options, layout=w.Layout(width="170px"))
-            pick.add_class("cheren-chit-target")
-            play = w.Button(description=f"Play {name}", button_style="warning", layout=w.Layout(width="auto"))
+            armed = b.decisions.armed == name
+            play = w.Button(description=f"Play {name}…" if not armed else f"Pick a target for {name}",
+                            button_style="warning" if not armed else "info", layout=w.Layout(width="auto"),
+                            tooltip=f"{len(options)} possible targets: they light up on the map")
             play.add_class("cheren-chit-play")
-            play.on_click(lambda _, p=pick: b.decisions.apply(p.value) if p.value is not None else None)
-            rows.append(w.HBox([play, pick], layout=w.Layout(align_items="center")))
+            play.on_click(lambda _, n=name: b.decisions.arm(n))
+            rows.append(play)
+        for action in b.decisions.choosing:
+            pick = w.Button(description=b.describe(action), layout=w.Layout(width="auto"))
+            pick.add_class("cheren-chit-target")
+            pick.on_click(lambda _, a=action: b.decisions.apply(a))
+            rows.append(pick)
         self.chit_plays.children = rows
 
     def _decision(self) -> None:
@@ -163,23 +171,23 @@ class PlayView:
             f"<div><b>{panels.esc(d.side.adjective)}</b>: {panels.esc(prompt)}"
             f"{panels.rules_badges(d.rules)}{panels.esc(on_map)}</div>"
         )
-        options = b.decisions.options()
-        simple = [(label, a) for label, a in options if not _has_object(a)]
+        options = b.decisions.candidates()
+        simple = [o for o in options if not _has_object(o[1])]
         many = len(options) > MANY
         listed = [o for o in options if not (many and o in simple)]
         children: list[Any] = []
-        for label, action in simple if many else options:
+        for label, action, why in simple if many else options:
             answer = w.Button(description=label, tooltip=label, layout=w.Layout(width="auto", max_width="320px"))
             answer.add_class("cheren-decision-option")
             answer.add_class(f"cheren-answer-{action.kind}")  # lets tests pick an answer by its kind
-            answer.on_click(lambda _, a=action: b.decisions.answer(a))
+            answer.on_click(lambda _, a=action, r=why: b.decisions.offer(a, r))
             children.append(answer)
         if many:
-            pick = w.Dropdown(options=[(label, i) for i, (label, _) in enumerate(listed)],
+            pick = w.Dropdown(options=[(label, i) for i, (label, _, _) in enumerate(listed)],
                               layout=w.Layout(width="240px"))
             go = w.Button(description="Do it", button_style="warning", layout=w.Layout(width="70px"))
             go.add_class("cheren-decision-go")
-            go.on_click(lambda _: b.decisions.answer(listed[pick.value][1]) if pick.value is not None else None)
+            go.on_click(lambda _: b.decisions.offer(*listed[pick.value][1:]) if pick.value is not None else None)
             children.insert(0, w.HBox([pick, go]))
         self.decision_buttons.children = children
 

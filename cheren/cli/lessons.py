@@ -7,22 +7,34 @@ from pathlib import Path
 from cheren.scenario import load_scenario
 from cheren.scenario.compiled import Scenario
 from cheren.study.lessons.check import check_lesson
-from cheren.study.lessons.course import course, load_lesson
-from cheren.study.lessons.files import Lesson
+from cheren.study.lessons.course import load_lesson, read_course
+from cheren.study.lessons.files import Lesson, read_lesson_file
 from cheren.study.lessons.stars import Progress
 
 
-def run_lessons(what: list[str], *, scenario_dir: str | None = None, progress: str | None = None) -> int:
+def run_lessons(what: list[str], *, scenario_dir: str | None = None, progress: str | None = None,
+                folders: list[str] | None = None) -> int:
+    """``folders``: a teacher's lesson folders (as ``cheren app --lessons``), with the course."""
     s = load_scenario(scenario_dir)
+    found = read_course(s, folders or [])
+    for problem in found.problems:
+        print(f"warning: {problem}")
     if what and what[0] == "check":
-        lessons = [load_lesson(ref, s) for ref in what[1:]] or course(s)
-        return _check(lessons, s)
+        lessons = [lesson for ref in what[1:] for lesson in _named(ref, s, folders or [])] or found.lessons
+        return _check(lessons, s) or (1 if found.problems else 0)
     if what:
         for ref in what:
-            _show(load_lesson(ref, s), Progress.open(progress))
+            _show(load_lesson(ref, s, folders or []), Progress.open(progress))
         return 0
-    _list(course(s), Progress.open(progress))
+    _list(found.lessons, Progress.open(progress))
     return 0
+
+
+def _named(ref: str, s: Scenario, folders: list[str]) -> list[Lesson]:
+    """A lesson by name or file, or every lesson file of a folder."""
+    if Path(ref).is_dir():
+        return [read_lesson_file(f) for f in sorted(Path(ref).iterdir()) if f.suffix in (".yaml", ".yml")]
+    return [load_lesson(ref, s, folders)]
 
 
 def _stars(progress: Progress, lesson: Lesson) -> tuple[int, int]:
@@ -32,7 +44,7 @@ def _stars(progress: Progress, lesson: Lesson) -> tuple[int, int]:
 
 def _list(lessons: list[Lesson], progress: Progress) -> None:
     total = sum(len(lesson.exercises) for lesson in lessons)
-    print(f"The course: {len(lessons)} lessons, {total} exercises (notebooks/learn/; start with 00_start_here.ipynb)")
+    print(f"The course: {len(lessons)} lessons, {total} exercises (in the app: cheren app, then Course)")
     for lesson in lessons:
         solved, stars = _stars(progress, lesson)
         rules = ", ".join(lesson.model.rules)
@@ -64,5 +76,7 @@ def _check(lessons: list[Lesson], s: Scenario) -> int:
             print(f"FAIL {where}:")
             for problem in report.problems:
                 print(f"  - {problem}")
+        for warning in report.warnings:
+            print(f"  warning: {warning}")
     print(f"{len(lessons) - failed} of {len(lessons)} lessons ok; {exercises} exercises, {wrong} wrong answers checked")
     return 1 if failed else 0

@@ -186,7 +186,7 @@ def _cmd_launch(args: argparse.Namespace) -> int:
     if args.dir is not None and os.path.exists(args.dir) and not os.path.isdir(args.dir):
         raise UsageError(f"--dir {args.dir}: is a file; give a folder (it is made if it does not exist)")
     try:
-        return launch(args.command, args.dir, args.port, not args.no_browser)
+        return launch(args.command, args.dir, args.port, not args.no_browser, args.lessons)
     except LaunchError as exc:
         raise UsageError(str(exc)) from None
 
@@ -194,7 +194,7 @@ def _cmd_launch(args: argparse.Namespace) -> int:
 def _cmd_lessons(args: argparse.Namespace) -> int:
     from cheren.cli.lessons import run_lessons
 
-    return run_lessons(args.what, scenario_dir=args.scenario, progress=args.progress)
+    return run_lessons(args.what, scenario_dir=args.scenario, progress=args.progress, folders=args.lessons)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -245,6 +245,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "installed, ./cheren-notebooks, filled with the bundled notebooks)")
         la.add_argument("--port", type=int, default=port, help=f"the port (default {port})")
         la.add_argument("--no-browser", action="store_true", help="do not open a browser")
+        la.add_argument("--lessons", action="append", metavar="DIR",
+                        help="a folder of a teacher's lesson files (*.yaml): the course lists them after the "
+                        "bundled lessons and runs them in the same lesson view (repeatable)")
         la.set_defaults(func=_cmd_launch)
 
     le = sub.add_parser(
@@ -256,6 +259,8 @@ def build_parser() -> argparse.ArgumentParser:
     le.add_argument("what", nargs="*", help="nothing (the list), a lesson name or file, or: check [NAME|FILE ...]")
     le.add_argument("--progress", default=None, help="the progress file to show stars from (default: the learner's)")
     le.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
+    le.add_argument("--lessons", action="append", metavar="DIR",
+                    help="a folder of a teacher's lesson files, listed and checked with the course (repeatable)")
     le.set_defaults(func=_cmd_lessons)
 
     an = sub.add_parser("analyse", help="analyse a position: attacks, threats, supply, and play-outs")

@@ -25,6 +25,7 @@ from cheren.engine.registry import OK, Decision, Flow, IllegalAction, Refusal, R
 from cheren.engine.rulebook import RULEBOOK
 from cheren.engine.rules import moves, phases
 from cheren.engine.rules.movement import MoveOptions, ReachMap
+from cheren.engine.wording import named
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Phase, Side
 from cheren.scenario.sequence import PHASE_RULES, PHASE_TITLES, Moment
@@ -298,7 +299,7 @@ class Game:
             kind = self.rules.decisions[d.kind]
             options = kind.actions(self, d)
             if len(options) == 1 and kind.auto:
-                self._events.append(f"{d.side.adjective} has one choice: {options[0].describe()}")
+                self._events.append(f"{d.side.adjective} has one choice: {named(options[0], self.scenario)}")
                 kind.answer(self, d, options[0])
             elif not options:
                 self.flow.queue.pop(0)

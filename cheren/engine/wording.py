@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from dataclasses import fields, is_dataclass
 from fractions import Fraction
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from cheren.hexes import Hex
 
@@ -29,3 +31,24 @@ def rules_cited(text: str, default: str = "9.0") -> tuple[str, ...]:
     """The rule numbers cited in brackets in an explanation, e.g. '... (9.1)' -> ('9.1',)."""
     found = re.findall(r"(\d+\.\d+)\)", text)
     return tuple(dict.fromkeys(found)) or (default,)
+
+
+_NAMES: WeakKeyDictionary[Any, dict[str, str]] = WeakKeyDictionary()
+
+
+def named(action: Any, scenario: Any) -> str:
+    """An action in words as a player reads them: its ``describe()`` with the unit ids and chit
+    instances it names (``ind_10``, ``roadblock.1``) replaced by their names.  Only the action's
+    own ids are replaced, so a short id never touches a word of the sentence around it."""
+    names = _NAMES.get(scenario)
+    if names is None:
+        names = {uid: str(d.name) for uid, d in scenario.units.items()}
+        # every physical chit is key.n (cheren.engine.position.chit_instances)
+        names |= {f"{c.key}.{n}": str(c.name) for c in scenario.chit_chart.chits for n in range(1, c.count + 1)}
+        _NAMES[scenario] = names
+    text = str(action.describe())
+    values = [getattr(action, f.name) for f in fields(action)] if is_dataclass(action) else []
+    ids = {v for v in values if isinstance(v, str)} | {x for v in values if isinstance(v, tuple) for x in v}
+    for found in sorted((i for i in ids if isinstance(i, str) and i in names), key=len, reverse=True):
+        text = re.compile(rf"(?<![\w.]){re.escape(found)}(?![\w])").sub(names[found].replace("\\", r"\\"), text)
+    return text

@@ -115,10 +115,11 @@ def focus_view(
 class _Pen:
     """The canvas's drawing state as last set, so each attribute is sent only on change."""
 
-    def __init__(self, canvas: Any) -> None:
+    def __init__(self, canvas: Any, min_text: dict[str, float] | None = None) -> None:
         self.canvas = canvas
         self.state: dict[str, Any] = {}
         self.calls = 0
+        self.min_text = min_text or {}  # text class -> least font size, in scene pixels, for this view
 
     def set(self, **attrs: Any) -> None:
         for name, value in attrs.items():
@@ -307,19 +308,20 @@ def _polygons(canvas: Any, polys: Sequence[Sequence[Point]], style: Style, pen: 
 _ANCHORS = {"start": "left", "middle": "center", "end": "right"}
 
 
-def _font(t: Text) -> str:
+def _font(t: Text, least: float = 0.0) -> str:
     parts = []
     if t.italic:
         parts.append("italic")
     if t.weight == "bold":
         parts.append("bold")
-    parts.append(f"{t.size:.2f}px")
+    parts.append(f"{max(t.size, least):.2f}px")
     parts.append("serif" if t.family == "serif" else "sans-serif")
     return " ".join(parts)
 
 
 def _text(canvas: Any, t: Text, pen: _Pen, alpha: float) -> None:
-    pen.set(font=_font(t), text_align=_ANCHORS[t.anchor], global_alpha=_alpha(t.style.opacity * alpha))
+    least = max((pen.min_text.get(c, 0.0) for c in t.cls.split()), default=0.0) if pen.min_text else 0.0
+    pen.set(font=_font(t, least), text_align=_ANCHORS[t.anchor], global_alpha=_alpha(t.style.opacity * alpha))
     rotated = bool(t.rotate)
     x, y = t.x, t.y
     if rotated:
@@ -384,11 +386,14 @@ def paint_scene(
     clear: bool = True,
     paper: bool = False,
     size: tuple[float, float] | None = None,
+    min_text: dict[str, float] | None = None,
 ) -> int:
     """Paint ``layers`` of ``scene`` on one canvas under ``view``; returns the number of draw
-    calls.  ``paper`` lays the table and the map sheet first (the bottom canvas does)."""
-    pen = _Pen(canvas)
+    calls.  ``paper`` lays the table and the map sheet first (the bottom canvas does).
+    ``min_text``: text class -> the least font size on the canvas, in its pixels (town names
+    and counter values stay readable when the view is zoomed out to the whole map)."""
     v = view or View()
+    pen = _Pen(canvas, {cls: px / v.zoom for cls, px in (min_text or {}).items()})
     canvas.reset_transform()
     if clear:
         canvas.clear()
@@ -428,10 +433,15 @@ class SceneCanvas:
     in one batched message; calling it twice with an equal scene sends nothing.  The canvas
     repaints itself whenever a browser connects (Voila, a page reload), see the module notes."""
 
-    def __init__(self, width: int = 1000, height: int = 700, *, sync_image_data: bool = False) -> None:
+    def __init__(
+        self, width: int = 1000, height: int = 700, *, sync_image_data: bool = False,
+        min_text: dict[str, float] | None = None,
+    ) -> None:
+        """``min_text``: text class -> least font size in canvas pixels (see :func:`paint_scene`)."""
         from ipycanvas import MultiCanvas
 
         self.width, self.height = width, height
+        self.min_text = dict(min_text or {})
         self.widget = MultiCanvas(len(GROUPS), width=width, height=height, sync_image_data=sync_image_data)
         self.scene: Scene | None = None
         self.view = View()
@@ -485,6 +495,7 @@ class SceneCanvas:
                         self.view,
                         paper=group == "map",
                         size=(self.width, self.height),
+                        min_text=self.min_text,
                     )
         seconds = time.perf_counter() - t0
         self.stats.groups, self.stats.calls, self.stats.seconds = tuple(todo), calls, seconds

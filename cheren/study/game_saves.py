@@ -26,6 +26,7 @@ from cheren.files.position_saves import (
     write_atomically,
 )
 from cheren.scenario.compiled import Scenario
+from cheren.scenario.models import Side
 from cheren.study.game_file import TreeFile, read_game_file
 from cheren.study.variations import Line, Study, TreeError
 
@@ -36,9 +37,12 @@ VERSION = 2  # 2 adds the variation tree (cheren.study.variations); version-1 sa
 UNDO_AFTER_LOAD = 500
 
 
-def game_to_dict(game: Game | Study) -> dict[str, Any]:
+def game_to_dict(game: Game | Study, opponent: tuple[str, Side] | None = None) -> dict[str, Any]:
     """A game, or a study with all its lines (version 2): the seed, the start, the current
-    line's actions and final position, and for a study every line of the tree."""
+    line's actions and final position, and for a study every line of the tree.  ``opponent``:
+    the bot that plays one side (its name in :data:`cheren.players.bots.BOTS` and its side),
+    kept as ``"opponent": {"bot": ..., "side": ...}``; a save without one is hot-seat, and a
+    reader that does not know the field ignores it."""
     study = game if isinstance(game, Study) else None
     current = study.game if study is not None else game
     assert isinstance(current, Game)
@@ -54,15 +58,32 @@ def game_to_dict(game: Game | Study) -> dict[str, Any]:
         out["variants"] = sorted(current.scenario.variants)
     if study is not None:
         out["tree"] = study.to_json()
+    if opponent is not None:
+        out["opponent"] = {"bot": opponent[0], "side": opponent[1].value}
     return out
 
 
-def dumps_game(game: Game | Study) -> str:
-    return json.dumps(game_to_dict(game), indent=1, ensure_ascii=False) + "\n"
+def dumps_game(game: Game | Study, opponent: tuple[str, Side] | None = None) -> str:
+    return json.dumps(game_to_dict(game, opponent), indent=1, ensure_ascii=False) + "\n"
 
 
-def save_game(game: Game | Study, path: str | Path) -> None:
-    write_atomically(path, dumps_game(game))
+def save_game(game: Game | Study, path: str | Path, opponent: tuple[str, Side] | None = None) -> None:
+    write_atomically(path, dumps_game(game, opponent))
+
+
+def read_opponent(path: str | Path) -> tuple[str, Side] | None:
+    """The bot a save says plays one side, or None (hot-seat, or a save made before the field)."""
+    return loads_opponent(read_save(path), source=str(path))
+
+
+def loads_opponent(text: str, source: str = "<game>") -> tuple[str, Side] | None:
+    raw = parse_json_object(text, source).get("opponent")
+    if raw is None:
+        return None
+    sides = {side.value: side for side in Side}
+    if not isinstance(raw, dict) or not isinstance(raw.get("bot"), str) or raw.get("side") not in sides:
+        raise SaveError(f"{source}: opponent: must be {{\"bot\": NAME, \"side\": \"allied\" or \"italian\"}}")
+    return raw["bot"][:60], sides[raw["side"]]
 
 
 def load_game(path: str | Path, scenario: Scenario) -> Game:

@@ -10,13 +10,15 @@ the same thing.  Nothing here changes a game: every answer is an action for the 
 
 from __future__ import annotations
 
+import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from cheren.engine.actions import Action, Move, Place, Retreat
 from cheren.engine.game import Game
 from cheren.engine.registry import Refusal
-from cheren.engine.rules.movement import explain_move
+from cheren.engine.rules.move_reasons import explain_move
 from cheren.engine.wording import hex_text, rules_cited
 from cheren.hexes import Hex, line
 from cheren.scenario.models import Phase
@@ -38,6 +40,15 @@ class Feedback:
     @property
     def ok(self) -> bool:
         return self.kind != "refused"
+
+    def hexes(self, playable: AbstractSet[Hex]) -> tuple[Hex, ...]:
+        """The hexes a refusal is about (the map marks them): every playable hex its reason
+        names, the hex tried and the one that decided it ("only through 2106, where a Roadblock
+        stops it"); none for other messages."""
+        if self.kind != "refused":
+            return ()
+        found = (Hex.from_label(m) for m in re.findall(r"(?<![\d.])(\d{4})(?![\d.])", self.text))
+        return tuple(dict.fromkeys(h for h in found if h in playable))
 
     @classmethod
     def refused(cls, refusal: Refusal, prefix: str = "") -> Feedback:
@@ -130,6 +141,42 @@ def retreat_refusal(game: Game, h: Hex) -> Refusal | None:
                               f"free: {where}")
 
 
+def refused_answers(game: Game) -> list[tuple[Action, Refusal]]:
+    """The answers a player may think of for the pending decision that the rules refuse, each
+    with the rule's reason: every other neighbour of a retreating stack (11.7), every attacker
+    that may not advance (11.9).  A lesson offers them beside the legal answers, so that the
+    buttons never give the answer away."""
+    from cheren.engine.actions import Advance
+    from cheren.engine.rules.combat_eligibility import advance_refusal
+    from cheren.engine.rules.combat_resolution import peek
+
+    d = game.pending
+    if d is None:
+        return []
+    legal = game.legal_actions()
+    out: list[tuple[Action, Refusal]] = []
+    retreats = [a for a in legal if isinstance(a, Retreat)]
+    if retreats and d.hex is not None:
+        units = retreats[0].units
+        taken = {a.to for a in retreats}
+        for n in sorted(d.hex.neighbours(), key=lambda h: h.label):
+            if n in game.scenario.playable and n not in taken:
+                why = retreat_refusal(game, n) or Refusal(("11.7",), f"{n.label} is not a hex the retreat may go to")
+                out.append((Retreat(units, n), why))
+    cur = peek(game).current
+    if d.kind == "combat_advance" and cur is not None:
+        able = {getattr(a, "unit", None) for a in legal if isinstance(a, Advance)}
+        p = game.position
+        for uid in cur.attackers:
+            if uid in able or uid in cur.advanced or p.units[uid].hex is None:
+                continue
+            why = advance_refusal(p, uid, cur.target) or Refusal(
+                ("11.9",), f"{game.scenario.units[uid].name} may not advance yet: units that lost steps in this "
+                           "attack advance first")
+            out.append((Advance(uid), why))
+    return out
+
+
 # -- the attack being lined up (11.0) --------------------------------------------------------------
 @dataclass
 class AttackDraft:
@@ -179,6 +226,23 @@ def draft_whatif(game: Game, draft: AttackDraft) -> Any:
         return None
     shifts = tuple(chit_modifiers(game, draft.defender, game.phasing).get("extra_shifts", ()))
     return what_if(game.position, proposed(draft.defender, draft.attackers, draft.air), shifts=shifts)
+
+
+def attack_account(game: Game, target: Hex, attackers: list[str] | tuple[str, ...], whatif: Any) -> str:
+    """An attack in words, from the engine's own odds: who against whom, the strengths, the
+    ratio, every column shift with its rule, and the column ("10 Ind, 11 Ind against Savoia 10
+    in 0609: 16 vs 5 = 3.2 -> 3-1")."""
+    s, p = game.scenario, game.position
+    names = [s.units[u].name for u in attackers]
+    air = " with air support" if getattr(getattr(whatif, "attack", None), "air", False) else ""
+    odds = getattr(whatif, "odds", whatif)
+    defenders = [s.units[u].name for u in getattr(odds, "defenders", ()) or p.units_at(target)]
+    where = f"{_and(defenders)} in {target.label}" if defenders else target.label
+    return f"{_and(names)}{air} against {where}: {odds.explain()} (11.0-11.5)"
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else "nobody"
 
 
 def draft_attack(draft: AttackDraft) -> Action:

@@ -26,6 +26,8 @@ from typing import Any
 
 import pytest
 
+from tests.teacher_lesson import TEACHER_LESSON
+
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
@@ -160,6 +162,7 @@ def _isolated_env(tmp: Path) -> dict[str, str]:
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
     env.pop("JUPYTER_PATH", None)
     env["CHEREN_PROGRESS"] = str(tmp / "progress.json")  # a learner's progress, never the real one
+    env["CHEREN_LESSONS"] = str(tmp / "teacher-lessons")  # as `cheren app --lessons DIR` sets it
     return env
 
 
@@ -173,6 +176,8 @@ def served() -> Iterator[Path]:
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(src) for src in WHATIF_NOTEBOOK])  # type: ignore[no-untyped-call]
     nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
     nbformat.write(nb, tmp / "notebooks" / "whatif.ipynb")  # type: ignore[no-untyped-call]
+    (tmp / "teacher-lessons").mkdir()
+    (tmp / "teacher-lessons" / "roads.yaml").write_text(TEACHER_LESSON)
     yield tmp
     shutil.rmtree(tmp, ignore_errors=True)
 

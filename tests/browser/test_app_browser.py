@@ -116,7 +116,9 @@ def plain_hexes(s: Scenario, scene: Scene) -> list[Hex]:
 
 
 def wait_painted(page: Any) -> None:
+    """The map painted at the whole-map view (the app opens zoomed on the action: Whole map first)."""
     page.wait_for_selector(CANVAS, timeout=60_000)  # the kernel starts and runs the notebook first
+    page.locator("button.cheren-fit").first.click()
     page.wait_for_function(PAINTED, arg=[CANVAS, list(rgb(TABLE))], timeout=TIMEOUT_MS)
 
 

@@ -42,8 +42,12 @@ def rgb(colour: str) -> tuple[int, int, int]:
 
 
 class Canvas:
-    def __init__(self, page: Any, selector: str, scene: Scene) -> None:
+    def __init__(self, page: Any, selector: str, scene: Scene, fit: str | None = None) -> None:
+        """``fit``: the Whole map button to press first (the play app opens zoomed on the action)."""
         self.page, self.sel, self.scene = page, selector, scene
+        if fit is not None:
+            page.wait_for_selector(selector, timeout=60_000)
+            page.locator(fit).first.click()
         page.wait_for_function(PAINTED, arg=[selector, list(rgb(TABLE))], timeout=60_000)
         self.css, width, height = page.evaluate(SIZE, selector)
         self.view: View = fit_view(scene.width, scene.height, width, height)
@@ -77,7 +81,8 @@ def test_voila_opens_a_library_position_and_an_edit_by_clicks_places_a_counter(
     page.goto(f"{voila_url}/voila/render/historical_positions.ipynb", timeout=90_000)
     page.wait_for_selector(APP_CANVAS, timeout=90_000)
     expect(page.locator(".cheren-status").first).to_contain_text("Turn 2/12")
-    app = Canvas(page, APP_CANVAS, Board(Game.from_position(load_position("agordat", s))).scene())
+    app = Canvas(page, APP_CANVAS, Board(Game.from_position(load_position("agordat", s))).scene(),
+                 fit=".cheren-app:not(.cheren-editor) button.cheren-fit")
     # 29 Ind on the Aicota road (allied red), Col 41 on the Cheren road behind Agordat (Italian green)
     for uid in ("ind_29", "col_41"):
         assert app.counter_share(uid) > 0.3, uid

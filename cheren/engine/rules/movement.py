@@ -17,7 +17,6 @@ from weakref import WeakKeyDictionary
 
 from cheren.engine.position import Position, Status, Supply
 from cheren.engine.rules.zoc import Zoc, zoc_map
-from cheren.engine.wording import hex_text, mp_text
 from cheren.hexes import Hex, Hexside
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Side
@@ -577,66 +576,3 @@ def _reach_with_options(
 
 def enemy_occupied(position: Position, enemy: Side) -> set[Hex]:
     return {u.hex for u in position.units.values() if u.side is enemy and u.hex is not None}
-
-
-def explain_move(position: Position, unit_id: str, target: Hex, options: MoveOptions | None = None) -> str:
-    """Why the unit can or cannot end its move in ``target``, in words, citing the rules."""
-    s = position.scenario
-    d = s.units[unit_id]
-    why = immobile_reason(position, unit_id)
-    if why is not None:
-        return f"{why[1]} ({why[0]})"
-    reach = reachable(position, unit_id, options)
-    label = hex_text(target)
-    if target in reach.reach:
-        r = reach.reach[target]
-        stop = ""
-        if r.stops:
-            hard = zoc_map(position, position.units[unit_id].side.enemy).get(target) is Zoc.HARD
-            stop = "; it must stop there: hard enemy ZoC (4.0)" if hard else "; it must stop there: a Roadblock (5.1)"
-        return f"{d.name} can reach {label} for {mp_text(r.cost)} of {mp_text(reach.mp)} MP{stop}"
-    info = s.hexes.get(target)
-    if info is None or not info.playable:
-        return f"{label} is not a playable hex of the map (1.1)"
-    if info.move_cost is None:
-        return f"{label} is {info.terrain_names}: units never enter it (1.1)"
-    if info.mountain and not d.type.may_enter_mountain:
-        return f"{label} is a mountain hex: tanks and motorized units never enter mountains (9.1)"
-    enemy = position.units[unit_id].side.enemy
-    if any(position.units[u].side is enemy for u in position.units_at(target)):
-        return f"{label} holds enemy units: a unit never enters an enemy-occupied hex (9.0)"
-    start = reach.start
-    if target == start:
-        return f"{d.name} is already in {label}"
-    # Cheapest way in from a hex the unit can reach (or its start) and still leave.
-    graph = move_graph(s)
-    zoc = {} if (options and options.ignore_zoc) else zoc_map(position, enemy)
-    candidates: list[tuple[Fraction | None, Hex]] = []
-    for n in target.neighbours():
-        if n == start:
-            spent = Fraction(0)
-        elif n in reach.reach and not reach.reach[n].stops:
-            spent = reach.reach[n].cost
-        elif n in reach.reach:
-            candidates.append((None, n))
-            continue
-        else:
-            continue
-        edge = next(e for e in graph.edges[n] if e.to == target)
-        cost = graph.mp(edge.ticks) + (1 if target in zoc else 0)
-        candidates.append((spent + cost, n))
-    costed: list[tuple[Fraction, Hex]] = [(c, n) for c, n in candidates if c is not None]
-    if costed:
-        total, via = min(costed)
-        parts = "road" if next(e for e in graph.edges[via] if e.to == target).road else info.terrain_names
-        extra = ", +1 entering enemy ZoC (4.0)" if target in zoc else ""
-        return (
-            f"{label} would cost {mp_text(total)} MP via {via.label} ({parts}{extra}); "
-            f"{d.name} has {mp_text(reach.mp)} MP (9.0)"
-        )
-    if candidates:
-        via = candidates[0][1]
-        if options is not None and via in options.stop_at and zoc.get(via) is not Zoc.HARD:
-            return f"{d.name} can get next to {label} only through {via.label}, where a Roadblock stops it (5.1)"
-        return f"{d.name} can get next to {label} only through {via.label}, where a hard enemy ZoC stops it (4.0)"
-    return f"{label} is out of {d.name}'s reach this phase ({mp_text(reach.mp)} MP, 9.0)"

@@ -18,11 +18,11 @@ from cheren.engine.actions import Action, Move, moves_along
 from cheren.engine.position import Position, Status, Supply
 from cheren.engine.registry import ActionRule, GameState, Refusal
 from cheren.engine.rules import control
+from cheren.engine.rules.move_reasons import explain_move, stop_reason
 from cheren.engine.rules.movement import (
     MoveOptions,
     ReachMap,
     edge_cost,
-    explain_move,
     immobile_reason,
     move_graph,
     reachable,
@@ -230,6 +230,7 @@ def _apply_move(game: GameState, action: Move) -> None:
     elif walk is None:
         reach = _known_reach(game, uid)
         r = reach.get(action.to) if reach is not None else None
+    options = None
     if r is not None and r.path == action.path:
         cost, stops = r.cost, r.stops
     else:
@@ -240,15 +241,18 @@ def _apply_move(game: GameState, action: Move) -> None:
             cost = walk_cost(p, uid, action.path, options)[0]
         hard = not options.ignore_zoc and zoc_map(p, enemy).get(action.to) is Zoc.HARD
         stops = hard or action.to in options.stop_at
+    # the rule that stops it there: a hard enemy ZoC (4.0) or a Roadblock (5.1)
+    why = stop_reason(p, uid, action.to, options or _move_options(game, uid)) if stops else ""
     start = unit.hex
     assert start is not None
     unit.hex = action.to
     game.flow.moved.add(uid)
+    stop = f" and stops {why}" if why else ""
+    # the move first, then what it did on the way (the towns it took), as a player tells it
+    game.event(f"{d.name} moves {start.label} -> {action.to.label} for {mp_text(cost)} MP{stop}")
     control.enter_hexes(game, unit.side, action.path)
     if game.phase is Phase.REACTION:
         game.flow.reaction_used += d.stack
-    stop = " and stops in a hard enemy ZoC (4.0)" if stops else ""
-    game.event(f"{d.name} moves {start.label} -> {action.to.label} for {mp_text(cost)} MP{stop}")
 
 
 MOVE = ActionRule(move_refusal, _apply_move)

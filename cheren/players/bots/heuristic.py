@@ -44,7 +44,7 @@ from cheren.engine.actions import (
     StayAndLose,
     Uncommit,
 )
-from cheren.engine.combat_whatif import proposed, what_if
+from cheren.engine.combat_whatif import WhatIf, proposed, what_if
 from cheren.engine.position import Position, Status, chit_key
 from cheren.engine.registry import Decision
 from cheren.engine.rules.combat_eligibility import air_refusal, air_unit, unit_refusal
@@ -194,9 +194,7 @@ class HeuristicBot:
                 if use_air:
                     value += 0.05  # the air unit is free: use it where it helps most
                 if best is None or value > best[0]:
-                    reason = (f"attack {target.label} at {wi.column}: expect {float(wi.expected_defender_steps):.2f} "
-                              f"enemy steps for {float(wi.expected_attacker_steps):.2f} of ours, "
-                              f"{float(wi.p_vacated):.0%} to take the hex")
+                    reason = attack_reason(p, target, wi)
                     best = (value, Attack(target, tuple(attackers), use_air), reason)
         if best is not None and best[0] > self.attack_threshold and game.check(best[1]).ok:
             attack = best[1]
@@ -330,8 +328,13 @@ class HeuristicBot:
                 best = (score, m)
         assert best is not None
         if best[0] > 0.2:
-            name = s.units[best[1].unit].name
-            return Choice(best[1], f"{name} to {best[1].to.label}: score {best[0]:.2f} (towns, supply, stacking)")
+            m = best[1]
+            here, _, drew, stack, _, marked, _ = units[m.unit]
+            gains = move_gains(p, side, m, here, drew, marked, supplied, reaction, enemy_near)
+            if ours.get(here, 0) > limits[here] and ours.get(m.to, 0) + stack <= limits[m.to]:
+                gains.append(f"leaves the over-stacked {here.label} (3.1 would cost it steps)")
+            said = "; ".join(gains) or "a small gain in position"
+            return Choice(m, f"{s.units[m.unit].name} to {m.to.label}: {said}")
         return Choice(EndPhase(), "no move improves the position")
 
     @staticmethod
@@ -370,6 +373,56 @@ class MoveScores:
                 del self.kept[next(iter(self.kept))]  # the longest unused
         self.kept[key] = found  # the latest last
         return found
+
+
+def move_gains(
+    p: Position, side: Side, m: Move, here: Hex, drew: bool, marked: bool, supplied: Mapping[Hex, int],
+    reaction: bool, enemy_near: set[Hex],
+) -> list[str]:
+    """What a move gains, in words (the parts of its score that count): a town taken or guarded,
+    a town come closer, supply kept or found again.  Said for the move chosen only."""
+    s = p.scenario
+    to = m.path[-1]
+    out: list[str] = []
+    town = s.towns_by_hex.get(to)
+    if reaction:
+        if town is not None:
+            near = ", next to the enemy" if _near(to, enemy_near) else ""
+            out.append(f"guards {town.name} ({town.vp} VP){near}")
+        return out
+    if town is not None and p.controller(town.name) is not side:
+        out.append(f"takes {town.name} ({town.vp} VP, 2.1)")
+    else:
+        # the enemy-held town this move brings most within reach (the pull that scored it)
+        best: tuple[float, str, int] | None = None
+        for name, t in s.towns.items():
+            if p.controller(name) is side:
+                continue
+            where = s.town_hex(name)
+            before, after = here.distance(where), to.distance(where)
+            gain = (t.vp + 0.5) * (FIELD_DECAY**after - FIELD_DECAY**before)
+            if after < before and (best is None or gain > best[0]):
+                best = (gain, name, after)
+        if best is not None:
+            vp = s.towns[best[1]].vp
+            out.append(f"closer to {best[1]} ({vp} VP, {best[2]} hex{'es' if best[2] != 1 else ''} away)")
+    if to in supplied and not drew:
+        out.append("back in supply (it sheds its Low/No marker, 12.4)" if marked else "draws supply there (12.0)")
+    elif to in supplied:
+        out.append("stays in supply (12.0)")
+    elif drew:
+        out.append("but leaves supply (12.4: Low, then No)")
+    return out
+
+
+def attack_reason(p: Position, target: Hex, wi: WhatIf) -> str:
+    """An attack in words: what it is against, its odds, and what it is expected to win."""
+    town = p.scenario.towns_by_hex.get(target)
+    where = f"{town.name} ({target.label}, {town.vp} VP)" if town is not None else target.label
+    o = wi.odds
+    return (f"attack {where} at {wi.column} ({o.attack_sp} against {o.defence_sp}): on average "
+            f"{float(wi.expected_defender_steps):.1f} enemy steps lost for {float(wi.expected_attacker_steps):.1f} "
+            f"of ours, a {float(wi.p_vacated):.0%} chance to take the hex")
 
 
 def attack_value(p: Position, target: Hex, enemy_steps: Fraction, our_steps: Fraction, p_vacated: Fraction) -> float:

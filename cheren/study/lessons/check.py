@@ -7,6 +7,7 @@ its feedback with its rule.  Every rule a lesson cites has a summary in the rule
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -24,6 +25,7 @@ class LessonReport:
     problems: list[Problem] = field(default_factory=list)
     exercises: int = 0
     wrong_answers: int = 0
+    warnings: list[Problem] = field(default_factory=list)  # the lesson runs, but may mislead a learner
 
     @property
     def ok(self) -> bool:
@@ -59,6 +61,14 @@ def _check_exercise(
     except (LessonError, ValueError) as exc:
         fail(where, f"cannot start: {exc}")
         return
+    loose = goal_units_not_required(e, run)
+    if loose:
+        report.warnings.append(Problem(
+            lesson.source, f"{where}.success",
+            f"the goal names {', '.join(loose)}, but no success test requires "
+            f"{'it' if len(loose) == 1 else 'them'}: an answer without "
+            f"{'it' if len(loose) == 1 else 'them'} passes too (add unit_in, supplied, did, steps_left, "
+            "or odds_at_least with: [...])"))
     if run.game.acting is not e.side and run.game.pending is None:
         fail(where, f"the {e.side.adjective} side is not the one to act at the start ({run.game.status()})")
     feedback = run.play(e.solution)
@@ -77,3 +87,21 @@ def _check_exercise(
             fail(f"{where}.wrong[{i}]", f"is not recognised when played (Check says: {verdict.text})")
         elif wrong.rule not in verdict.rules:
             fail(f"{where}.wrong[{i}]", f"the verdict does not cite rule {wrong.rule}")
+
+
+def goal_units_not_required(e: Exercise, run: ExerciseRun) -> list[str]:
+    """The learner's own units the goal names that no success test requires (an exercise whose
+    test is a refusal asks for the rule, not for a unit: none)."""
+    if any(t.refused is not None for t in e.success):
+        return []
+    p, s = run.game.position, run.scenario
+    mine = {uid for uid, u in p.units.items() if u.side is e.side and u.hex is not None}
+    found = {uid: re.search(rf"(?<![\w]){re.escape(s.units[uid].name)}(?![\w])", e.goal) for uid in mine}
+    named = sorted((uid for uid, m in found.items() if m is not None), key=lambda u: found[u].start())  # type: ignore[union-attr]
+    required: set[str] = set()
+    for t in e.success:
+        v = t.value
+        for ref in [getattr(v, "unit", None), *getattr(v, "with_", [])]:
+            if isinstance(ref, str):
+                required.add(run.uid(ref))
+    return [s.units[uid].name for uid in named if uid not in required]

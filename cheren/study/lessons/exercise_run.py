@@ -29,7 +29,7 @@ from cheren.scenario.models import Side
 from cheren.study.lessons.exercise_steps import ExerciseBoard
 from cheren.study.lessons.files import Lesson, start_position
 from cheren.study.lessons.model import Exercise, Step, Test, WrongAnswer
-from cheren.study.map_intents import AttackDraft, Feedback, draft_whatif
+from cheren.study.map_intents import AttackDraft, Feedback, attack_account, draft_whatif
 
 
 @dataclass(frozen=True)
@@ -41,10 +41,14 @@ class Verdict:
     rules: tuple[str, ...] = ()
     stars: int = 0
     wrong: WrongAnswer | None = None  # the expected mistake the learner made, if recognised
+    account: tuple[str, ...] = ()  # what the learner did, in the engine's words (ExerciseRun.account)
+    note: str = ""  # the lesson author's explanation, shown after the account
 
     def __str__(self) -> str:
         missing = [r for r in self.rules if r not in self.text]
-        return self.text + (f" (rule {', '.join(missing)})" if missing else "")
+        text = self.text + (f" (rule {', '.join(missing)})" if missing else "")
+        lines = [text, *(f"- {line}" for line in self.account)]
+        return "\n".join(lines + ([f"From the lesson: {self.note}"] if self.note else []))
 
 
 class ExerciseRun:
@@ -88,8 +92,9 @@ class ExerciseRun:
         board.opponent, board.opponent_side = passing_opponent, self.opponent_side
         board.reply()  # the other side only passes, and answers what is already its to answer
         board.selected = None
-        board.refusals, board.rolled = [], []
+        board.refusals, board.rolled, board.attacks = [], [], []
         self.start_signature = self._signature()
+        self.start_actions = len(self.game.log)
         return Feedback("info", self.exercise.goal.strip(), tuple(self.exercise.rules))
 
     @property
@@ -158,9 +163,13 @@ class ExerciseRun:
         """The attack the learner has lined up now (``odds_at_least`` reads its odds)."""
         self.board.draft = AttackDraft(draft.defender, list(draft.attackers), draft.air)
 
-    def note_roll(self, target: Hex, column: int) -> None:
-        """The learner rolled an attack on ``target`` at this column (an index of the table)."""
-        self.board.rolled.append((target, column))
+    def note_roll(self, target: Hex, column: int, account: str = "", attackers: Iterable[str] = ()) -> None:
+        """The learner rolled an attack on ``target`` at this column (an index of the table)
+        with these attackers; ``account``: the attack in words
+        (:func:`cheren.study.map_intents.attack_account`)."""
+        self.board.rolled.append((target, column, frozenset(attackers)))
+        if account:
+            self.board.attacks.append(account)
 
     # -- checking ------------------------------------------------------------------------------
     def test(self, test: Test) -> tuple[bool, str]:
@@ -171,21 +180,25 @@ class ExerciseRun:
             uid = self.uid(v.unit)
             where = p.units[uid].hex
             ok = where is not None and where.label in v.hexes
-            now = f"it is in {where.label}" if where is not None else "it is not on the map"
-            return ok, f"{s.units[uid].name} must end in {_either(v.hexes)} ({now})"
+            now = f"is in {where.label}" if where is not None else "is not on the map"
+            # never the list of hexes that would do: that is the answer
+            return ok, f"{s.units[uid].name} {now}, not where the goal asks" if not ok else f"{s.units[uid].name} {now}"
         if key == "odds_at_least":
             want = next((i for i, col in enumerate(s.odds_columns) if col.name == v.column), 0)
-            columns = [col for h, col in board.rolled if v.hex is None or h.label == v.hex]
+            need = frozenset(self.uid(u) for u in v.with_)
+            columns = [col for h, col, who in board.rolled if (v.hex is None or h.label == v.hex) and need <= who]
             w = self.whatif()
             on_target = v.hex is None or (board.draft.defender is not None and board.draft.defender.label == v.hex)
-            if w is not None and on_target:
+            if w is not None and on_target and need <= set(board.draft.attackers):
                 refusal = getattr(w, "refusal", None)
                 if refusal is None:
                     columns.append(int(getattr(w, "odds", w).column))
             best = max(columns, default=None)
-            now = f"the best so far is {s.odds_columns[best].name}" if best is not None else "no attack lined up yet"
+            none = "no attack with all of them yet" if need else "none lined up yet"
+            now = f"the best so far is {s.odds_columns[best].name}" if best is not None else none
             on = f" on {v.hex}" if v.hex else ""
-            return best is not None and best >= want, f"line up an attack{on} at {v.column} or better ({now})"
+            with_ = f" with {_either([s.units[u].name for u in sorted(need)], 'and')}" if need else ""
+            return best is not None and best >= want, f"line up an attack{on}{with_} at {v.column} or better ({now})"
         if key == "supplied":
             uid = self.uid(v.unit)
             from cheren.engine.rules.supply import unit_supply
@@ -203,8 +216,9 @@ class ExerciseRun:
             obj = f" with {s.units[who].name}" if who else ""
             return found, f"make a {v.kind.replace('_', ' ')}{obj}" + (f" on {v.hex}" if v.hex else "")
         if key == "refused":
-            ok = any(v.rule in fb.rules for fb in board.refusals)
-            return ok, f"try something rule {v.rule} forbids, and read why it is refused"
+            ok = any(v.rule in fb.rules and (v.hex is None or v.hex in fb.text) for fb in board.refusals)
+            at = f" at {v.hex}" if v.hex else ""
+            return ok, f"try what the goal asks{at}, which rule {v.rule} forbids, and read why it is refused"
         if key == "reached":
             g = self.game
             ok = g.phase is v.phase and (v.side is None or g.phasing is v.side) and (v.turn is None or g.turn == v.turn)
@@ -235,24 +249,56 @@ class ExerciseRun:
         is still missing."""
         e = self.exercise
         results = [self.test(t) for t in e.success]
+        account = tuple(self.account())
         if all(ok for ok, _ in results):
             first = not self.solved
             self.solved = True
             stars = self.stars()
             text = "Solved" + (f" ({'★' * stars})" if stars else " (with the solution shown)") + "."
-            if e.explain:
-                text += " " + e.explain.strip()
-            verdict = Verdict(True, text, tuple(e.rules), stars)
+            verdict = Verdict(True, text, tuple(e.rules), stars, account=account, note=" ".join(e.explain.split()))
             if first and self.on_solved is not None:
                 self.on_solved(self, verdict)
             return verdict
         wrong = self.recognise()
         if wrong is not None:
-            return Verdict(False, f"Not quite. {wrong.feedback.strip()}", (wrong.rule,), 0, wrong)
-        if self._signature() == self.start_signature:
+            return Verdict(False, f"Not quite. {' '.join(wrong.feedback.split())}", (wrong.rule,), 0, wrong,
+                           account=account)
+        if self._signature() == self.start_signature and not self.board.refusals:
             return Verdict(False, f"Nothing done yet. {e.goal.strip()}", tuple(e.rules))
+        # a mistake the lesson does not list: what the engine says about what was done, never the answer
         missing = "; ".join(text for ok, text in results if not ok)
-        return Verdict(False, f"Not yet: {missing}.", tuple(e.rules))
+        rules = tuple(dict.fromkeys(r for fb in self.board.refusals[-1:] for r in fb.rules)) or tuple(e.rules)
+        return Verdict(False, f"Not yet: {missing}.", rules, account=account)
+
+    def account(self, most: int = 12) -> list[str]:
+        """What the learner did since the exercise began, in the engine's own words: the events
+        of every action (each move with its cost, each attack with its strengths, ratio, shifts
+        and die, each answer), the attack lined up, each refusal with its rule, and what the
+        tests look at now (a unit's supply line, who holds a town, the steps left)."""
+        s, p = self.scenario, self.game.position
+        quiet = ("end of ", "begin turn", "plays no chit")
+        lines = [ev for entry in self.game.log[self.start_actions:] for ev in entry.events
+                 if not ev.startswith(quiet)]
+        if len(lines) > most:
+            lines = [*lines[:most], f"... and {len(lines) - most} more events (in the log)"]
+        d = self.board.draft
+        w = self.whatif()
+        if w is not None and d.defender is not None:
+            lines.append("Lined up: " + attack_account(self.game, d.defender, d.attackers, w))
+        for said in dict.fromkeys(str(fb) for fb in self.board.refusals):
+            lines.append(f"Refused: {said}")
+        for test in self.exercise.success:
+            v = test.value
+            if test.key == "supplied" and p.units[self.uid(v.unit)].hex is not None:
+                from cheren.engine.rules.supply import unit_supply
+
+                lines.append(_brief(unit_supply(p, self.uid(v.unit)).explain()))
+            elif test.key == "controls":
+                lines.append(f"{v.town} is under {p.controller(v.town).adjective} control (2.1)")
+            elif test.key == "steps_left":
+                uid = self.uid(v.unit)
+                lines.append(f"{s.units[uid].name} has {s.units[uid].steps - p.units[uid].steps_lost} step(s) left")
+        return lines
 
     def hint(self) -> str | None:
         """The next hint (each one costs a star), or None when there are no more."""
@@ -306,5 +352,15 @@ def passing_opponent(game: Game) -> Action:
     return next((a for a in actions if a.kind == "end_phase"), actions[0])
 
 
-def _either(hexes: list[str]) -> str:
-    return hexes[0] if len(hexes) == 1 else ", ".join(hexes[:-1]) + " or " + hexes[-1]
+def _brief(explanation: str, ways: int = 2, width: int = 240) -> str:
+    """A supply trace's explanation on one line: the verdict and the first ways tried (the
+    Unit's supply line overlay shows them all)."""
+    head, *tried = explanation.splitlines()
+    parts = [head] + [" ".join(t.split()).removeprefix("- ") for t in tried[:ways]]
+    text = " ".join(p if len(p) <= width else p[: width - 1] + "…" for p in parts)
+    more = len(tried) - ways
+    return text + (f" ... and {more} more way{'s' if more != 1 else ''}, each blocked" if more > 0 else "")
+
+
+def _either(items: list[str], word: str = "or") -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {word} " + items[-1]

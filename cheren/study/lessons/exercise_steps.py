@@ -23,6 +23,7 @@ from cheren.study.map_intents import (
     AttackDraft,
     Feedback,
     air_refusal,
+    attack_account,
     attacker_refusal,
     draft_attack,
     draft_whatif,
@@ -47,7 +48,9 @@ class ExerciseBoard:
         self.selected: str | None = None
         self.draft = AttackDraft()
         self.refusals: list[Feedback] = []
-        self.rolled: list[tuple[Hex, int]] = []  # (defending hex, final column index) of each attack rolled
+        # (defending hex, final column index, attackers) of each attack rolled
+        self.rolled: list[tuple[Hex, int, frozenset[str]]] = []
+        self.attacks: list[str] = []  # each attack rolled, in words (map_intents.attack_account)
         self.opponent: Opponent | None = None
         self.opponent_side: Side | None = None
         self._warned_at = -1
@@ -209,7 +212,8 @@ class ExerciseBoard:
         if refusal is not None:
             return self.say(Feedback.refused(refusal, "The attack is refused: "))
         w = draft_whatif(g, draft)
-        self.rolled.append((draft.defender, int(w.odds.column)))
+        self.rolled.append((draft.defender, int(w.odds.column), frozenset(draft.attackers)))
+        self.attacks.append(attack_account(g, draft.defender, draft.attackers, w))
         self.draft = AttackDraft()
         events = g.push(action) + self.reply()
         roll = next((e for e in events if e.startswith("die ")), None)

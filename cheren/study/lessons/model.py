@@ -114,6 +114,8 @@ class UnitIn(Strict):
 class OddsAtLeast(Strict):
     column: Column
     hex: HexText | None = Field(None, description="the defending hex (default: any)")
+    with_: list[UnitRef] = Field(default_factory=list, alias="with",
+                                 description="units the attack must include (those the goal names)")
 
 
 class Supplied(Strict):
@@ -136,9 +138,11 @@ class Did(Strict):
 
 
 class Refused(Strict):
-    """The learner tried something the rules forbid, and the refusal cites this rule."""
+    """The learner tried something the rules forbid, and the refusal cites this rule (and names
+    this hex, when the goal asks for a try at a hex)."""
 
     rule: RuleNumber
+    hex: HexText | None = Field(None, description="the refusal must be about this hex (it names it)")
 
 
 class Reached(Strict):
