@@ -63,8 +63,11 @@ def test_the_app_opened_on_a_library_position_shows_its_answer_key_and_the_keren
     app = App(position="agordat")
     assert app.answer_key is not None and app.board.game.phase.value == "combat"
     assert "The question (Allied to decide)" in app.answer_key.text.value
-    side = app.body.children[1]
-    assert "cheren-answer-panel" in side.children[0]._dom_classes  # first in the side panel
+    shown = [c for c in app.body.children[1].children if c.layout.display != "none"]
+    # right after the position's own panel (its story and sources), near the top
+    classes = [c._dom_classes for c in shown]
+    at = next(i for i, c in enumerate(classes) if "cheren-answer-panel" in c)
+    assert at <= 3 and any("cheren-position-panel" in c for c in classes[:at])
     assert app.answer_key.play_plan().ok and app.board.study.current == HISTORICAL_LINE
     assert app.board.overlays.set("keren-key").ok
     drawn = [o for o in app.board.overlays.drawn() if o.kind == "keren-key"]
@@ -72,4 +75,5 @@ def test_the_app_opened_on_a_library_position_shows_its_answer_key_and_the_keren
     assert "keren-key" in app.overlay_boxes
     plain = App()  # a game without a library position has no answer key panel
     assert plain.answer_key is None
-    assert all("cheren-answer-panel" not in c._dom_classes for c in plain.body.children[1].children)
+    assert all("cheren-answer-panel" not in c._dom_classes for c in plain.body.children[1].children
+               if c.layout.display != "none")

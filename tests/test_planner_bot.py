@@ -115,7 +115,7 @@ def test_it_never_sees_the_enemys_chits() -> None:
     """Two games alike but for which Italian chits are in the Italian hand and which in the cup
     (swapped once the Italians have passed their chit window): the Allied planner weighs the same
     plans to the same values and makes the same first move."""
-    from cheren.engine.rules.chits import PassChit
+    from cheren.engine.actions import PassChit
 
     seen = []
     for swap in (False, True):
@@ -176,8 +176,9 @@ def test_the_command_line_defaults_analyse_to_the_strongest_bot_and_budgets_the_
     import argparse
 
     from cheren.cli import main as cli
+    from cheren.cli.checks import budgeted
 
     assert cli.STRONGEST == STRONGEST
     args = argparse.Namespace(allied="planner", italian="lookahead", budget=3)
-    cli._budgeted(args)
+    budgeted(args)
     assert (args.allied, args.italian) == ("planner:3", "lookahead:3")

@@ -113,7 +113,7 @@ def test_load_takes_a_code_and_a_bad_code_is_refused() -> None:
 
 def test_any_counter_of_a_stack_can_be_picked_and_the_outline_follows_the_pick() -> None:
     ed = editor()
-    h = Hex.from_label("1407")
+    h = Hex.from_label("1411")
     stack = ed.stack(h)
     assert len(stack) >= 3
     picked = []
@@ -128,9 +128,9 @@ def test_any_counter_of_a_stack_can_be_picked_and_the_outline_follows_the_pick()
     def outlined() -> list[str]:
         return [dict(i.data)["hex"] for i in ed.scene().find("selection", "ui")]
 
-    assert outlined() == ["1407"]
-    ed.click_hex(Hex.from_label("1408"))  # put it next door: the outline goes with it
-    assert ed.position.units[stack[1]].hex == Hex.from_label("1408") and outlined() == ["1408"]
+    assert outlined() == ["1411"]
+    ed.click_hex(Hex.from_label("1410"))  # put it next door: the outline goes with it
+    assert ed.position.units[stack[1]].hex == Hex.from_label("1410") and outlined() == ["1410"]
     ed.remove(stack[1])  # back to its pool: nothing on the map is picked
     assert ed.picked is None and outlined() == []
     ed.pick("alpini_uork_amba")  # from a pool: no outline until it is placed

@@ -67,11 +67,11 @@ def test_the_air_unit_arrived_in_its_own_reinforcement_phase_reloads() -> None:
 def test_a_stack_over_its_limit_in_the_middle_of_a_phase_reloads() -> None:
     """The Italians react into a hex and stand over its limit until their phase ends (3.1): a
     code of that moment was refused."""
-    game = Game.from_position(load_position("agordat", SCENARIO))
+    game = Game.from_position(load_position("kassala", SCENARIO))
     while game.phase is not Phase.REACTION or game.pending is not None:
         options = game.legal_actions()
         game.apply(next((a for a in options if a.kind == "end_phase"), options[0]))
-    move = next(a for a in game.legal_actions() if a.kind == "move" and getattr(a, "unit", "") == "col_41"
+    move = next(a for a in game.legal_actions() if a.kind == "move" and getattr(a, "unit", "") == "col_2"
                 and a.path[-1] == Hex.from_label("1411"))  # type: ignore[attr-defined]
     game.apply(move)
     p = game.position

@@ -33,8 +33,8 @@ def hand_names(board: Board, side: Side) -> list[str]:
 
 def test_a_position_opened_for_study_has_no_curtain_and_shows_both_hands(scenario: Scenario) -> None:
     b = Board(Game(scenario, seed=1))
-    fb = b.positions.open("agordat")
-    assert fb.ok and "Opened Agordat" in fb.text and "Analysis" in fb.text
+    fb = b.positions.open("kassala")  # it opens on the Italian chit window
+    assert fb.ok and "Opened Kassala" in fb.text and "Analysis" in fb.text
     assert b.hidden.seating == "analysis" and b.hidden.curtain is None
     assert b.game.acting is Side.ITALIAN and b.game.pending is not None  # the Italian chit window
     html = panels.chits_html(b)
@@ -51,7 +51,7 @@ def test_a_position_opened_for_study_has_no_curtain_and_shows_both_hands(scenari
 
 def test_hiding_the_hands_in_analysis_shows_only_the_side_to_act(scenario: Scenario) -> None:
     b = Board(Game(scenario, seed=1))
-    b.positions.open("agordat")
+    b.positions.open("kassala")  # the Italian side to act (its chit window)
     b.hidden.set_hide_hands(True)
     html = panels.chits_html(b)
     italian, allied = hand_names(b, Side.ITALIAN), hand_names(b, Side.ALLIED)
@@ -60,9 +60,9 @@ def test_hiding_the_hands_in_analysis_shows_only_the_side_to_act(scenario: Scena
     assert b.hidden.curtain is None
 
 
-def test_played_hot_seat_agordat_opens_behind_the_curtain_not_on_the_italian_hand(scenario: Scenario) -> None:
+def test_played_hot_seat_a_position_on_the_italian_chit_window_opens_behind_the_curtain(scenario: Scenario) -> None:
     b = Board(Game(scenario, seed=1))
-    b.positions.open("agordat", seating="hot-seat")
+    b.positions.open("kassala", seating="hot-seat")
     assert b.hidden.curtain is Side.ITALIAN  # the Allied player sits down first; the window is Italian
     html = panels.chits_html(b)
     assert not any(f"<b>{panels.esc(n)}</b>" in html for n in hand_names(b, Side.ITALIAN))
@@ -132,42 +132,18 @@ def test_the_picker_opens_a_file_and_an_uploaded_one(scenario: Scenario, tmp_pat
 
 def test_the_position_panel_shows_question_narrative_sources_and_folds_the_answer(scenario: Scenario) -> None:
     record = open_position("agordat", scenario)
+    assert record.question is not None and record.happened_next and record.plan is not None
     html = record_html(record)
-    assert record.title in html and "26 January 1941" in html and "Turn 2" in html
+    assert record.title in html and "28 January 1941" in html and "Turn 2" in html
     assert record.sources and all(panels.esc(s) in html for s in record.sources)
     assert "cheren-narrative" in html
-
-    # the fields a position file may add are shown too, the answer folded away
-    @dataclasses.dataclass
-    class Question:
-        side: Side
-        text: str
-
-    @dataclasses.dataclass
-    class Event:
-        date: dt.date
-        text: str
-
-    @dataclasses.dataclass
-    class Plan:
-        summary: str
-        steps: list[str]
-
-    Richer = dataclasses.make_dataclass(
-        "Richer",
-        [("question", object, None), ("happened_next", list, dataclasses.field(default_factory=list)),
-         ("plan", object, None), ("answer", str, "")],
-        bases=(type(record),),
-    )
-    rich = Richer(**{f.name: getattr(record, f.name) for f in dataclasses.fields(record)},
-                  question=Question(Side.ALLIED, "Push on to Agordat now, or wait?"),
-                  happened_next=[Event(dt.date(1941, 1, 28), "The Italians fell back [Playfair, ch. 23].")],
-                  plan=Plan("Attack at once [Playfair].", ["a", "b"]), answer="Wait for the guns.")
-    html = record_html(rich)
-    assert "The question" in html and "Allied to decide: Push on to Agordat now, or wait?" in html
-    assert "<details" in html and "What happened next" in html and "28 Jan 1941" in html
-    assert "The historical plan" in html and "2 actions" in html and "Wait for the guns." in html
-    assert "Push on to Agordat" in library_detail_html(rich)
+    assert "The question" in html and f"Allied to decide: {panels.esc(record.question.text.strip())[:40]}" in html
+    # the answers are folded away, to read after one's own study
+    assert "<details" in html and "What happened next (the answer" in html
+    first = record.happened_next[0]
+    assert f"{first.date:%d %b %Y}" in html
+    assert "The historical plan (the answer" in html and f"{len(record.plan.steps)} actions" in html
+    assert panels.esc(record.question.text.strip())[:40] in library_detail_html(record)
 
 
 def test_a_new_game_or_a_load_forgets_the_position_opened(scenario: Scenario, tmp_path: Path) -> None:
@@ -178,12 +154,12 @@ def test_a_new_game_or_a_load_forgets_the_position_opened(scenario: Scenario, tm
 
 
 # -- the move list: stepping, branching from an earlier move, compare, delete, promote ------------
-def _agordat_with_three_actions(scenario: Scenario) -> Board:
-    """Agordat opened for study; the Italian passes its window, the Allies end two phases."""
+def _kassala_with_three_actions(scenario: Scenario) -> Board:
+    """Kassala opened for study; the Italian passes its window, the Allies end two phases."""
     from cheren.engine.actions import PassChit
 
     b = Board(Game(scenario, seed=1))
-    b.positions.open("agordat")
+    b.positions.open("kassala")
     assert b.decisions.apply(PassChit()).ok
     for _ in range(2):
         while b.game.pending is not None:
@@ -196,11 +172,11 @@ def _agordat_with_three_actions(scenario: Scenario) -> Board:
 
 
 def test_the_move_list_steps_back_and_on_and_keeps_the_line(scenario: Scenario) -> None:
-    b = _agordat_with_three_actions(scenario)
+    b = _kassala_with_three_actions(scenario)
     length, end_status = b.moves.length, b.game.status()
     entries = b.moves.entries()
     assert [e.n for e in entries] == list(range(1, length + 1)) and not any(e.ahead for e in entries)
-    assert entries[0].who == "Italian" and "T2 Allied Movement" in entries[0].when and entries[0].text
+    assert entries[0].who == "Italian" and "T1 Allied Movement" in entries[0].when and entries[0].text
     fb = b.moves.goto(1)
     assert fb.ok and b.moves.ply == 1 and b.moves.length == length  # the rest of the line stays
     assert all(e.ahead for e in b.moves.entries()[1:]) and b.moves.entries()[2].who  # still named
@@ -212,10 +188,12 @@ def test_the_move_list_steps_back_and_on_and_keeps_the_line(scenario: Scenario) 
 
 
 def test_acting_at_an_earlier_move_starts_a_new_line_and_the_same_action_steps_on(scenario: Scenario) -> None:
-    b = _agordat_with_three_actions(scenario)
+    b = _kassala_with_three_actions(scenario)
     main = b.study.history("main")[0]
     b.moves.goto(1)
-    assert b.play.end_phase().ok  # the line's own next action: it steps on, no new line
+    if b.play.end_phase().kind == "info":  # Kassala's stacks are over the limit: said once (3.1)
+        b.play.end_phase()
+    assert b.feedback.ok  # the line's own next action: it steps on, no new line
     assert set(b.study.lines) == {"main"} and b.moves.ply == 2
     b.moves.goto(1)
     mover = next(uid for uid in b.position.units if b.play.legal_moves(uid))
@@ -229,7 +207,7 @@ def test_acting_at_an_earlier_move_starts_a_new_line_and_the_same_action_steps_o
 
 
 def test_a_branch_from_a_move_before_the_line_began_hangs_from_the_line_it_came_from(scenario: Scenario) -> None:
-    b = _agordat_with_three_actions(scenario)
+    b = _kassala_with_three_actions(scenario)
     b.moves.goto(2)
     assert b.lines.branch("two").ok and b.study.lines["two"].parent == "main"
     b.moves.goto(1)  # before "two" began: those actions are main's
@@ -282,7 +260,7 @@ def test_the_move_list_widget_answers_clicks_and_keys(scenario: Scenario) -> Non
     pytest.importorskip("anywidget")
     from cheren.app.move_list import MoveList
 
-    b = _agordat_with_three_actions(scenario)
+    b = _kassala_with_three_actions(scenario)
     ml = MoveList(b)
     ml.refresh()
     assert ml.widget.current == ml.widget.length == b.moves.length
@@ -298,7 +276,7 @@ def test_the_move_list_widget_answers_clicks_and_keys(scenario: Scenario) -> Non
 
 
 def test_keys_on_the_map_step_through_the_line(scenario: Scenario) -> None:
-    b = _agordat_with_three_actions(scenario)
+    b = _kassala_with_three_actions(scenario)
     n = b.moves.ply
     b.key("ArrowLeft")
     assert b.moves.ply == n - 1
@@ -315,7 +293,7 @@ def test_the_hide_the_hands_box_shows_in_analysis_only(scenario: Scenario) -> No
     pytest.importorskip("ipywidgets")
     from cheren.app import App
 
-    app = App(position="agordat")
+    app = App(position="kassala")  # the Italian side to act
     box = app.play_view.hide_hands
     allied = hand_names(app.board, Side.ALLIED)
     assert box.layout.display == "flex" and panels.esc(allied[0]) in app.play_view.chits.value
@@ -329,7 +307,7 @@ def test_play_outs_run_in_the_background_and_stop_keeps_the_finished_games(scena
     import time
 
     b = Board(Game(scenario, seed=1))
-    b.positions.open("agordat")
+    b.positions.open("kassala")
     seen: list[int] = []
     b.playouts.watch(lambda: seen.append(b.playouts.done))
     assert b.playouts.start(200, "random").ok and b.playouts.running
@@ -363,7 +341,7 @@ def test_the_gauge_says_games_done_the_running_estimate_and_the_bots() -> None:
     ev = evaluate(open_position("agordat").position, 2, allied="random", italian="random", seed=3)
     running = gauge_html(ev, 10, "running", 4.0)
     assert "2 of 10 play-outs so far in 4 s" in running and "width:20.0%" in running
-    assert "Allied win" in running and "95% intervals" in running and "random bots on both sides" in running
+    assert "Allied win" in running and "95% intervals" in running and "the random bot on both sides" in running
     assert "Stopped: 2 of 10 play-outs finished and kept" in gauge_html(ev, 10, "stopped")
 
 

@@ -111,3 +111,37 @@ class AnswerKeyPanel:
             self.thread.start()
             return None
         return run()
+
+
+class AnswerKeyBox:
+    """The app's "answer" panel: the answer key of the library position on the board, made when
+    a position is opened, hidden when the board's position has none.  The question and the
+    answers themselves are in the position panel (folded, to read after one's own study); here
+    are the historical plan to play and the comparison with the analysis."""
+
+    def __init__(self, board: Board) -> None:
+        import ipywidgets as w
+
+        from cheren.app.widgets import panel
+
+        self.board = board
+        self.key: AnswerKeyPanel | None = None
+        self.box = w.VBox()
+        self.panel = panel("The historical plan", [self.box], "cheren-answer-panel")
+        self.panel.layout.display = "none"
+
+    def changed(self, what: set[str]) -> None:
+        if "position" not in what:
+            return
+        record = self.board.positions.record
+        if self.key is not None and self.key.record is record:
+            return
+        if record is not None and (record.question is not None or record.plan is not None or record.happened_next):
+            self.key = AnswerKeyPanel(record, self.board)
+            self.key.text.layout.display = "none"  # the position panel shows it
+            self.box.children = [self.key.widget]
+            self.panel.layout.display = None
+        else:
+            self.key = None
+            self.box.children = []
+            self.panel.layout.display = "none"

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from cheren.app import panels
 from cheren.app.analysis_panel import AnalysisPanel
+from cheren.app.answer_key_panel import AnswerKeyBox, AnswerKeyPanel
 from cheren.app.board import Board
 from cheren.app.combat_view import CombatView
 from cheren.app.game_panel import GamePanel
@@ -33,12 +34,10 @@ from cheren.scenario.models import Side
 from cheren.study.map_intents import Feedback
 
 if TYPE_CHECKING:
-    from cheren.app.answer_key_panel import AnswerKeyPanel
     from cheren.app.editor_app import EditorApp
 
 PANELS = ("decision", "attack", "position", "answer", "lines", "stack", "bot", "analysis", "overlays", "chits", "rules",
-          "log",
-          "game")
+          "log", "game")
 
 
 class App:
@@ -103,8 +102,7 @@ class App:
         self.analysis = AnalysisPanel(b)
         self.lines = LinesPanel(b)
         self.rules = RulesPanel(b)
-        self.answer_key: AnswerKeyPanel | None = None  # the opened library position's, in the "answer" panel
-        self.answer_box = w.VBox()
+        self.answers = AnswerKeyBox(b)  # the opened library position's answer key, in the "answer" panel
         self.map_column, self.side = self._map_column(), self._side_panel(shown)
         self.body = w.HBox([self.map_column, self.side], layout=w.Layout(width="100%", align_items="flex-start"))
         self.editor: Any = None  # the position editor, while it has the map (Edit position ✎)
@@ -219,13 +217,11 @@ class App:
         self.key.add_class("cheren-key-panel")
         pv = self.play_view
         everything = {
-            "answer": panel("The answer key", [self.answer_key.widget], "cheren-answer-panel")
-            if self.answer_key is not None else None,
             "stack": pv.stack_panel,
             "decision": pv.decision_panel,
             "attack": self.combat_view.panel,
             "position": self.position_view.panel,
-            "answer": panel("The answer key", [self.answer_box], "cheren-answer-panel"),
+            "answer": self.answers.panel,
             "overlays": panel("Overlays", [grid, self.key], "cheren-overlays"),
             "analysis": panel("Analysis", [self.analysis.widget], "cheren-analysis-panel"),
             "lines": panel("Moves & lines", [self.lines.widget], "cheren-lines-panel"),
@@ -240,6 +236,11 @@ class App:
         side.add_class("cheren-side-panel")
         return side
 
+    @property
+    def answer_key(self) -> AnswerKeyPanel | None:
+        """The answer key of the library position on the board (None: it has none)."""
+        return self.answers.key
+
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
 
@@ -247,17 +248,9 @@ class App:
     def edit(self) -> EditorApp:
         """The position on the board, in the position editor, on this map; its Play from here
         brings the edited position back to the board for study."""
-        from dataclasses import replace
-
         from cheren.app.editor_app import EditorApp
-        from cheren.files import PositionRecord
-        from cheren.files.position_library import _date_of
 
-        b = self.board
-        opened = b.positions.record
-        record = (replace(opened, position=b.position.copy()) if opened is not None else
-                  PositionRecord("my-position", "A position from the board", _date_of(b.scenario, b.game.turn),
-                                 b.position.copy()))
+        record = self.board.positions.on_board()
         editor = self.editor = EditorApp(record=record, map=self.map, on_play=self._edited,
                                          save_path=f"my-{record.name}.yaml")
         self._editing(True)
@@ -362,8 +355,7 @@ class App:
             self.undo_button.disabled = not b.game.can_undo()
             self.redo_button.disabled = not b.game.can_redo()
             self.end_button.disabled = b.game.over
-        if "position" in what:
-            self._answer_key()
+        self.answers.changed(what)
         self.position_view.changed(what)
         self.lines.changed(what)
         self.analysis.changed(what)
@@ -380,27 +372,6 @@ class App:
             self.feedback.value = panels.feedback_html(b.feedback)
         if what & {"game", "selection", "feedback"}:
             self.hint.value = f'<div class="cheren-hint-line">{panels.esc(b.play.phase_hint())}</div>'
-
-    def _answer_key(self) -> None:
-        """The answer key of the library position on the board; the panel hides when there is none."""
-        record = self.board.positions.record
-        if self.answer_key is not None and self.answer_key.record is record:
-            return
-        keyed = record is not None and (record.question is not None or record.plan is not None
-                                        or bool(record.happened_next))
-        if keyed:
-            from cheren.app.answer_key_panel import AnswerKeyPanel
-
-            self.answer_key = AnswerKeyPanel(record, self.board)
-            self.answer_box.children = [self.answer_key.widget]
-        else:
-            self.answer_key = None
-            self.answer_box.children = []
-        panel_box = self.answer_box
-        # the panel around the box: shown only with a key in it
-        for child in self.side.children:
-            if panel_box in getattr(child, "children", ()):
-                child.layout.display = None if keyed else "none"
 
     def _curtain(self) -> None:
         """Hot-seat: between the two players' turns, the game is hidden until the next player

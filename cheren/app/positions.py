@@ -75,6 +75,18 @@ class Positions:
             return b.say(Feedback("refused", f"Could not open {name}: {exc}"))
         return self.show(record, seating=seating)
 
+    def on_board(self) -> PositionRecord:
+        """The position on the board as a record: the opened position's (its title, question and
+        sources kept) with the units as they stand now, or a new one."""
+        from dataclasses import replace
+
+        from cheren.files import PositionRecord
+
+        b = self.board
+        if self.record is not None:
+            return replace(self.record, position=b.position.copy())
+        return PositionRecord("my-position", "A position from the board", _date(b, b.game.turn), b.position.copy())
+
     def show(self, record: PositionRecord, *, seating: Seating = "analysis") -> Feedback:
         """Put a position on the board: a new game from it, studied (analysis) or played."""
         b = self.board

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, NamedTuple
 
 from cheren.engine.actions import Action, shape_problem
@@ -73,10 +74,8 @@ class Game:
     def __init__(self, scenario: Scenario, seed: int = 0, position: Position | None = None, *,
                  variants: Iterable[str] | None = None, caches: dict[str, Any] | None = None) -> None:
         """``variants``: the optional rules on for this game (cheren.scenario.variants); default: those the
-        scenario (or the position's scenario) has on.  ``caches``: another game's :attr:`caches`
-        to share (a bot playing many games out from one position): every entry is keyed by what
-        it depends on, units by their change stamps, so games that share them get each other's
-        answers only where those are theirs too."""
+        scenario (or the position's scenario) has on.  ``caches``: another game's :attr:`caches` to
+        share (play-outs of one position): entries are keyed by what they depend on (units by stamp)."""
         if variants is not None:
             scenario = scenario.with_variants(variants)
         if position is not None and position.scenario.variants != scenario.variants:
@@ -124,11 +123,8 @@ class Game:
     @property
     def acting(self) -> Side:
         """Who must act now: the owner of a pending decision, else the phase's actor (7.0)."""
-        d = self.pending
-        if d is not None:
-            return d.side
-        p = self.position  # Moment.acting without making a Moment: asked after every action
-        return p.side.enemy if p.phase is Phase.REACTION else p.side
+        d, p = self.pending, self.position  # Moment.acting without making a Moment: asked after every action
+        return d.side if d is not None else (p.side.enemy if p.phase is Phase.REACTION else p.side)
 
     @property
     def over(self) -> bool:
@@ -152,10 +148,7 @@ class Game:
         d = self.pending
         if d is not None:
             return self.rules.decisions[d.kind].actions(self, d)
-        out: list[Action] = []
-        for contribute in self.rules.legal_actions:
-            out += contribute(self)
-        return out
+        return list(chain.from_iterable(contribute(self) for contribute in self.rules.legal_actions))
 
     def check(self, action: Action) -> Verdict:
         """Is ``action`` legal now?  Never changes the game."""
@@ -259,9 +252,8 @@ class Game:
     @classmethod
     def from_position(cls, position: Position, seed: int | None = None, *,
                       variants: Iterable[str] | None = None, caches: dict[str, Any] | None = None) -> Game:
-        """A game that starts from a position (:func:`cheren.files.load_position` opens one by
-        library name, file, save or code).  The dice carry on from the position's own unless
-        ``seed`` gives fresh ones.  ``caches``: as for :class:`Game`."""
+        """A game from a position (:func:`cheren.files.load_position` opens one by name, file, save or
+        code); the position's own dice carry on unless ``seed`` gives fresh ones; ``caches`` as in Game."""
         start = position.copy()
         if seed is not None:
             start.dice = Dice(seed)

@@ -60,6 +60,14 @@ class TreeFile(_Strict):
     lines: list[LineFile] = Field(min_length=1, max_length=MAX_LINES)
 
 
+class OpponentFile(_Strict):
+    """The bot that plays one side (read by :func:`cheren.study.game_saves.read_opponent`); a bot
+    this cheren does not know leaves the game hot-seat, said when it is taken up."""
+
+    bot: str = Field(min_length=1, max_length=MAX_NAME)
+    side: Literal["allied", "italian"]
+
+
 class GameFile(_Strict):
     """A game save (``format: cheren-game``); version 1 has no tree."""
 
@@ -71,6 +79,7 @@ class GameFile(_Strict):
     final: dict[str, Any]
     variants: list[str] = Field(default_factory=list, max_length=20)
     tree: TreeFile | None = None
+    opponent: OpponentFile | None = None
 
     @field_validator("seed")
     @classmethod

@@ -148,11 +148,11 @@ def test_voila_the_editor_picks_any_counter_of_a_stack_and_its_outline_follows(p
     editor = EditorController(scenario=s)
     editor.load("agordat")
     edit = Canvas(page, EDITOR_CANVAS, editor.scene())
-    stack = editor.stack(H("1407"))
+    stack = editor.stack(H("1411"))
     panel = page.locator(".cheren-edit-unit")
-    edit.click(H("1407"))
+    edit.click(H("1411"))
     expect(panel).to_contain_text(s.units[stack[0]].name)
-    edit.click(H("1407"))
+    edit.click(H("1411"))
     expect(panel.locator(".info .name")).to_have_text(s.units[stack[1]].name)
     buttons = page.locator(".cheren-edit-stack-pick")
     expect(buttons).to_have_count(len(stack))
@@ -166,14 +166,14 @@ def test_voila_the_editor_picks_any_counter_of_a_stack_and_its_outline_follows(p
         return hits
 
     deadline = time.monotonic() + TIMEOUT_MS / 1000
-    while ring(H("1407")) < 6:
+    while ring(H("1411")) < 6:
         assert time.monotonic() < deadline, "the picked stack was never outlined"
         time.sleep(0.1)
-    edit.click(H("1506"))
-    expect(page.locator(".cheren-feedback")).to_contain_text("placed in 1506")
+    edit.click(H("1410"))
+    expect(page.locator(".cheren-feedback")).to_contain_text("placed in 1410")
     deadline = time.monotonic() + TIMEOUT_MS / 1000
-    while not (ring(H("1506")) >= 6 and ring(H("1407")) < 3):
-        assert time.monotonic() < deadline, (ring(H("1506")), ring(H("1407")))
+    while not (ring(H("1410")) >= 6 and ring(H("1411")) < 3):
+        assert time.monotonic() < deadline, (ring(H("1410")), ring(H("1411")))
         time.sleep(0.1)
 
     page.locator(".cheren-edit-code-button").click()

@@ -33,10 +33,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
-from cheren.engine.actions import Action, EndPhase, Move
+from cheren.engine.actions import Action, EndPhase, Move, PlayChit
 from cheren.engine.game import Game
 from cheren.engine.position import Position, Status, chit_key
-from cheren.engine.rules.chits import PlayChit
 from cheren.engine.rules.movement import MoveOptions, immobile_reason, reachable
 from cheren.engine.rules.supply import supplied_hexes
 from cheren.hexes import Hex

@@ -24,12 +24,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from cheren.engine.actions import Action, EndPhase, Move, Retreat
+from cheren.engine.actions import Action, Attack, Commit, EndPhase, Move, PlayChit, Retreat, StayAndLose
 from cheren.engine.combat_whatif import proposed, what_if
 from cheren.engine.position import Position, chit_key
 from cheren.engine.registry import Decision
-from cheren.engine.rules.chits import PlayChit
-from cheren.engine.rules.combat_actions import Attack, Commit, StayAndLose
 from cheren.engine.rules.combat_eligibility import air_refusal, air_unit
 from cheren.engine.rules.combat_resolution import peek
 from cheren.engine.rules.supply import supplied_hexes
