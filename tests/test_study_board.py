@@ -4,8 +4,6 @@ no curtain, both hands), the hot-seat curtain only when a hand is to hide, the p
 
 from __future__ import annotations
 
-import dataclasses
-import datetime as dt
 from pathlib import Path
 
 import pytest
