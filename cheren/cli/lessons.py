@@ -6,6 +6,7 @@ from pathlib import Path
 
 from cheren.scenario import load_scenario
 from cheren.scenario.compiled import Scenario
+from cheren.scenario.errors import Problem
 from cheren.study.lessons.check import check_lesson
 from cheren.study.lessons.course import load_lesson, read_course
 from cheren.study.lessons.files import Lesson, LessonError, read_lesson_file
@@ -33,11 +34,12 @@ def run_lessons(what: list[str], *, scenario_dir: str | None = None, progress: s
 def _named(ref: str, s: Scenario, folders: list[str]) -> list[Lesson]:
     """A lesson by name or file, or every lesson file of a folder."""
     if not ref.strip():
-        raise LessonError("name a lesson, a lesson file or a folder of lesson files (got an empty name)")
+        raise LessonError([Problem("lessons check", None, "name a lesson, a lesson file or a folder of lesson "
+                                                          "files (got an empty name)")])
     if Path(ref).is_dir():
         files = [f for f in sorted(Path(ref).iterdir()) if f.suffix in (".yaml", ".yml") and f.is_file()]
         if not files:
-            raise LessonError(f"{ref}: a folder with no lesson files in it (*.yaml)")
+            raise LessonError([Problem(ref, None, "a folder with no lesson files in it (*.yaml)")])
         return [read_lesson_file(f) for f in files]
     return [load_lesson(ref, s, folders)]
 
