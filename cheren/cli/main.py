@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from cheren.cli import runs
+from cheren.cli import evaluation, runs
 from cheren.cli.checks import (
     Parser,
     UsageError,
@@ -333,6 +333,8 @@ def build_parser() -> argparse.ArgumentParser:
     cv.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
     cv.add_argument("--quiet", action="store_true", help="no progress bar")
     cv.set_defaults(func=runs.cmd_compare_variants)
+    evaluation.add_parsers(sub)
+    evaluation.add_review_parsers(sub)
     return parser
 
 

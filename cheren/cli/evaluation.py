@@ -1,0 +1,215 @@
+"""The learned evaluation's commands: ``train-eval`` (play the games, sample their positions,
+fit the model), ``calibrate-eval`` (the model against play-outs) and ``review`` (a saved game,
+decision by decision).  See docs/evaluation.md."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from contextlib import nullcontext
+from typing import Any
+
+from cheren.cli.checks import UsageError, check_bots, check_dask_address, check_games, check_jobs, check_seed
+from cheren.files.outputs import check_output, write_output
+from cheren.scenario import load_scenario
+
+STRONGEST = "planner"
+SHIPPED_HINT = "cheren/study/evaluation/model.json"
+
+
+def add_parsers(sub: Any) -> None:
+    tr = sub.add_parser("train-eval", help="train the learned evaluation on self-play (positions and how their "
+                        "games ended)")
+    tr.add_argument("--games", type=int, default=2000, help="games to play (default 2000)")
+    tr.add_argument("--seed", type=int, default=0, help="the games' seed: same seed, same games and model")
+    tr.add_argument("--bot", default=STRONGEST, help=f"the bot that plays both sides (default {STRONGEST}, the "
+                    "strongest; planner:2 weighs 2 plans a Movement phase: faster, weaker)")
+    tr.add_argument("--jobs", type=int, default=1, help="worker processes (default 1; with --dask local, its workers)")
+    tr.add_argument("--dask", metavar="ADDRESS", help="play the games on the Dask cluster at ADDRESS "
+                    "(tcp://host:8786), or on a new local one: --dask local")
+    tr.add_argument("--from", dest="sources", action="append", metavar="FILE",
+                    help="train on the games of this results file (cheren simulate --logs --out FILE, one bot on "
+                         "both sides) instead of playing new ones; repeatable")
+    tr.add_argument("--games-out", metavar="FILE", help="also keep the games played in this results file")
+    tr.add_argument("--out", required=True, help=f"write the model here (the one cheren ships: {SHIPPED_HINT})")
+    tr.add_argument("--force", action="store_true", help="replace --out and --games-out if they exist")
+    tr.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
+    tr.add_argument("--quiet", action="store_true", help="no progress bar")
+    tr.set_defaults(func=cmd_train_eval)
+
+
+def cmd_train_eval(args: argparse.Namespace) -> int:
+    from cheren.players.cluster import dask_executor
+    from cheren.players.results_file import Run, read_run, write_results
+    from cheren.players.simulate import GameResult
+    from cheren.study.evaluation.model import INSTALL_HINT
+    from cheren.study.evaluation.training import model_file, play_games, positions_of, train
+
+    try:
+        import lightgbm  # noqa: F401
+    except ImportError:
+        raise UsageError(INSTALL_HINT) from None
+    check_jobs(args.jobs)
+    check_seed(args.seed)
+    scenario = load_scenario(args.scenario)
+    check_output(args.out, force=args.force)
+    if args.games_out:
+        check_output(args.games_out, force=args.force)
+    results: list[GameResult] = []
+    if args.sources:
+        bots: set[str] = set()
+        seeds: list[int] = []
+        for path in args.sources:
+            games, run = read_run(path)
+            if run.allied != run.italian:
+                raise UsageError(f"--from {path}: its games are {run.allied} against {run.italian}; the evaluation "
+                                 "learns from one bot against itself")
+            if run.scenario != scenario.digest:
+                raise UsageError(f"--from {path}: its games were played on other scenario data (changed since); "
+                                 "play them again")
+            if not run.keep_log or any(g.log is None for g in games):
+                raise UsageError(f"--from {path}: its games have no actions to replay (cheren simulate --logs)")
+            bots.add(run.allied)
+            seeds.append(run.seed)
+            offset = len(results)
+            results += [_renumber(g, offset + i) for i, g in enumerate(games)]
+        if len(bots) > 1:
+            raise UsageError(f"--from: the files are of different bots ({', '.join(sorted(bots))}); train on one")
+        bot = bots.pop()
+    else:
+        check_games(args.games, least=2)
+        check_bots(args.bot)
+        bot, seeds = args.bot, [args.seed]
+        dask = check_dask_address(args.dask) if args.dask is not None else None
+        with dask_executor(dask, args.jobs) if dask is not None else nullcontext(None) as executor:
+            results = play_games(args.games, args.seed, bot, executor=executor, jobs=args.jobs,
+                                 progress=not args.quiet, scenario_dir=args.scenario)
+        if args.games_out:
+            write_results(results, args.games_out, Run(args.games, args.seed, bot, bot, True,
+                                                       scenario=scenario.digest))
+    data = positions_of(results, scenario, jobs=args.jobs, scenario_dir=args.scenario, progress=not args.quiet)
+    trained = train(data, scenario, seed=seeds[0] % (2**31), jobs=args.jobs)
+    write_output(args.out, model_file(trained, scenario, results, bot, seeds, len(data.rows)))
+    v = trained.validation
+    print(f"wrote {args.out}: {len(results)} games of {bot} against itself, {len(data.rows)} positions; "
+          f"held out {v['held_out_games']:.0f} games ({v['held_out_positions']:.0f} positions): "
+          f"log loss {v.get('log_loss', float('nan')):.3f}, P(Allied win) against the outcome: "
+          f"Brier {v.get('allied_win_brier', float('nan')):.3f}, mean absolute error "
+          f"{v.get('allied_win_mae', float('nan')):.3f}", file=sys.stderr)
+    return 0
+
+
+def _renumber(game: Any, index: int) -> Any:
+    from dataclasses import replace
+
+    return replace(game, index=index)
+
+
+def add_review_parsers(sub: Any) -> None:
+    rv = sub.add_parser("review", help="review a saved game: each decision's change in the Allied win chance, "
+                        "the ones that gave away 10 points or more marked with the bot's better choice")
+    rv.add_argument("save", help="a game saved by the app or by cheren (JSON)")
+    rv.add_argument("--out", help="write the report (Markdown) here (default: SAVE's name + -review.md, in the "
+                    "current folder)")
+    rv.add_argument("--chart", help="write the chart (PNG) here (default: the report's name with .png)")
+    rv.add_argument("--bot", default="tactician", help="the bot asked for a better choice at each mark "
+                    "(default tactician: fast)")
+    rv.add_argument("--model", help="an evaluation model file (default: the one cheren ships)")
+    rv.add_argument("--force", action="store_true", help="replace --out and --chart if they exist")
+    rv.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
+    rv.set_defaults(func=cmd_review)
+
+    ca = sub.add_parser("calibrate-eval", help="measure the learned evaluation against play-outs of positions it "
+                        "was not trained on")
+    ca.add_argument("--model", help="an evaluation model file (default: the one cheren ships)")
+    ca.add_argument("--playouts", type=int, default=200, help="play-outs per position (default 200)")
+    ca.add_argument("--random", type=int, default=0, help="also this many mid-game positions from games on "
+                    "seeds drawn from --seed (default 0)")
+    ca.add_argument("--no-library", action="store_true", help="leave out the library's positions")
+    ca.add_argument("--seed", type=int, default=34900, help="seed of the play-outs and of the mid-game positions "
+                    "(default 34900; keep it apart from the training seeds)")
+    ca.add_argument("--bot", help="the bot of the play-outs (default: the one that made the model's data)")
+    ca.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    ca.add_argument("--out", help="write the measurements here (JSON)")
+    ca.add_argument("--chart", help="write the reliability chart here (PNG)")
+    ca.add_argument("--force", action="store_true", help="replace --out and --chart if they exist")
+    ca.add_argument("--quiet", action="store_true", help="no progress bar")
+    ca.set_defaults(func=cmd_calibrate)
+
+
+def _model(path: str | None, scenario: Any) -> Any:
+    from cheren.study.evaluation.model import EvaluationUnavailable, load_model
+
+    try:
+        model = load_model(path, scenario)
+    except EvaluationUnavailable as exc:
+        raise UsageError(str(exc)) from None
+    warning = model.mismatch(scenario)
+    if warning:
+        print(f"warning: {warning}", file=sys.stderr)
+    return model
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from cheren.study.evaluation.charts import review_chart
+    from cheren.study.evaluation.review import review
+    from cheren.study.game_saves import load_game
+
+    check_bots(args.bot)
+    scenario = load_scenario(args.scenario)
+    model = _model(args.model, scenario)
+    out = args.out or f"{Path(args.save).stem}-review.md"
+    chart = args.chart or str(Path(out).with_suffix(".png"))
+    check_output(out, force=args.force)
+    check_output(chart, force=args.force)
+    game = load_game(args.save, scenario)
+    rv = review(game, model=model, bot=args.bot)
+    from cheren.study.analysis.charts import to_png
+
+    write_output(chart, to_png(review_chart(rv, f"Review of {Path(args.save).name}")))
+    rel = Path(chart).name if Path(chart).parent.resolve() == Path(out).parent.resolve() else str(Path(chart).resolve())
+    write_output(out, rv.report(Path(args.save).name, rel))
+    print(f"wrote {out} and {chart}: {len(rv.decisions)} actions, {len(rv.marks)} marked", file=sys.stderr)
+    for d in rv.marks:
+        print(f"  {d.number}. turn {d.turn} {d.phase}, {d.side.adjective}: {d.text}: P(Allied win) {d.before:.0%} -> "
+              f"{d.expected:.0%}; the {args.bot} bot: {d.better_text} ({(d.better_after or 0):.0%})")
+    return 0
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    import json
+
+    from cheren.files import library_names, load_position
+    from cheren.players.progress_bar import game_progress
+    from cheren.study.evaluation.calibration import calibrate, mid_game_positions
+
+    check_seed(args.seed)
+    check_jobs(args.jobs)
+    check_games(args.playouts)
+    scenario = load_scenario(None)
+    model = _model(args.model, scenario)
+    bot = args.bot or model.provenance.bot
+    check_bots(bot)
+    for path in (args.out, args.chart):
+        if path:
+            check_output(path, force=args.force)
+    positions = [] if args.no_library else [(name, load_position(name, scenario)) for name in library_names(scenario)]
+    if args.random:
+        positions += mid_game_positions(scenario, args.random, args.seed, bot)
+    if not positions:
+        raise UsageError("no positions to measure (--no-library and no --random)")
+    with game_progress(len(positions), "positions") if not args.quiet else nullcontext(None) as bar:
+        cal = calibrate(model, positions, args.playouts, bot=bot, seed=args.seed, jobs=args.jobs, progress=bar)
+    print(cal.table())
+    print(f"\n{len(positions)} positions, {args.playouts} play-outs each by {bot} on both sides (seed {args.seed}); "
+          f"model: {model.provenance.caption()}")
+    if args.out:
+        write_output(args.out, json.dumps(cal.to_json(), indent=1) + "\n")
+    if args.chart:
+        from cheren.study.analysis.charts import to_png
+        from cheren.study.evaluation.charts import reliability_chart
+
+        write_output(args.chart, to_png(reliability_chart(cal)))
+    return 0

@@ -1,0 +1,68 @@
+"""Charts of the learned evaluation (matplotlib, the ``analysis`` extra, imported only when a
+chart is drawn), in the style of :mod:`cheren.study.analysis.charts`:
+
+* :func:`review_chart`: P(Allied win) after each action of a reviewed line, turns marked, the
+  marked decisions as dots with the bot's choice's chance beside them;
+* :func:`reliability_chart`: the model's chance against play-outs' shares (calibration)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cheren.study.analysis.charts import ALLIED, DRAW, INK, ITALIAN, _figure, _style
+from cheren.study.analysis.evaluate import wilson
+from cheren.study.evaluation.calibration import Calibration
+from cheren.study.evaluation.review import Review
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+
+def review_chart(rv: Review, title: str = "") -> Figure:
+    fig = _figure(7.2, 3.2)
+    ax = fig.add_subplot(1, 1, 1)
+    _style(ax)
+    curve = rv.curve()
+    ax.plot(range(len(curve)), curve, color=ALLIED, linewidth=1.2, label="P(Allied win) as played")
+    ax.axhline(0.5, color=INK, linewidth=0.5, linestyle=":")
+    turn = None
+    for d in rv.decisions:
+        if d.turn != turn:
+            turn = d.turn
+            ax.axvline(d.number - 1, color=DRAW, linewidth=0.4, alpha=0.6)
+            ax.text(d.number - 1, 1.01, str(turn), fontsize=7, color=INK, ha="left", va="bottom")
+    marks = rv.marks
+    if marks:
+        ax.scatter([d.number for d in marks], [d.after for d in marks], color=INK, zorder=3, s=18,
+                   label="a marked decision")
+        ax.scatter([d.number for d in marks], [d.better_after or 0.0 for d in marks], color=ITALIAN, marker="^",
+                   zorder=3, s=18, label=f"the {rv.bot} bot's choice there")
+    ax.set_ylim(0, 1)
+    ax.set_xlim(0, max(1, len(curve) - 1))
+    ax.set_xlabel("action (game turns above)")
+    ax.set_ylabel("P(Allied win)")
+    ax.set_title(title or "Review: the Allied win chance after each action", fontsize=10)
+    ax.legend(fontsize=7, frameon=False, loc="lower left")
+    fig.tight_layout()
+    return fig
+
+
+def reliability_chart(cal: Calibration) -> Figure:
+    fig = _figure(5.2, 5.0)
+    ax = fig.add_subplot(1, 1, 1)
+    _style(ax)
+    ax.plot([0, 1], [0, 1], color=INK, linewidth=0.8, linestyle="--", label="a perfect evaluation")
+    xs = [p.model for p in cal.points]
+    ys = [p.share for p in cal.points]
+    lows = [p.share - wilson(p.wins, p.games)[0] for p in cal.points]
+    highs = [wilson(p.wins, p.games)[1] - p.share for p in cal.points]
+    ax.errorbar(xs, ys, yerr=[lows, highs], fmt="o", color=ALLIED, ecolor=ALLIED, alpha=0.8, capsize=2,
+                label=f"a position ({cal.playouts} play-outs, 95% Wilson interval)")
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel("learned evaluation: P(Allied win)")
+    ax.set_ylabel(f"play-outs by {cal.bot}: share of Allied wins")
+    ax.set_title(f"Calibration: mean absolute error {cal.mae:.3f} over {len(cal.points)} positions", fontsize=10)
+    ax.legend(fontsize=8, loc="upper left", frameon=False)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,192 @@
+"""The learned evaluation: the chance of each victory level of 14.0 for a position, in a few
+milliseconds, from a LightGBM model trained on self-play (:mod:`.training`).
+
+The model file is JSON: what made the model (the scenario's digest, the bot that played the
+games, how many games and positions, the seeds, the features) and LightGBM's own text model,
+which :class:`lightgbm.Booster` reads from a string.  Nothing is unpickled: a model file is data.
+
+LightGBM is the ``eval`` extra (``pip install 'cheren[eval]'``); without it :func:`load_model`
+raises :class:`EvaluationUnavailable` saying so, and the app shows the bar as unavailable."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from cheren.engine.position import Position
+from cheren.scenario.compiled import Scenario
+from cheren.study.evaluation.features import feature_names, features
+
+FORMAT = "cheren-evaluation"
+VERSION = 1
+INSTALL_HINT = "the evaluation needs LightGBM: pip install 'cheren[eval]'"
+SHIPPED = "model.json"  # package data beside this module
+
+
+class EvaluationUnavailable(Exception):
+    """No evaluation can be given: the library is missing, or the model file is bad.  The
+    message is one line naming the file (or the missing package)."""
+
+
+@dataclass(frozen=True)
+class Chances:
+    """The chance of each victory level (in the order of the scale, 14.0), and what made them."""
+
+    levels: dict[str, float]
+    allied: float
+    draw: float
+    italian: float
+    expected_vp_level: float  # the levels' mean position on the scale, 0 (Italian major) .. 6 (Allied major)
+
+    def __str__(self) -> str:
+        return f"Allied win {self.allied:.0%}, draw {self.draw:.0%}, Italian win {self.italian:.0%}"
+
+
+@dataclass
+class Provenance:
+    """What made a model: for the captions that say what the numbers are."""
+
+    scenario: str
+    bot: str
+    games: int
+    positions: int
+    seeds: list[int] = field(default_factory=list)
+    trained: str = ""
+    validation: dict[str, float] = field(default_factory=dict)
+
+    def caption(self) -> str:
+        from cheren.study.analysis.evaluate import bot_label
+
+        return (f"learned evaluation: LightGBM trained on {self.positions} positions of {self.games} games of the "
+                f"{bot_label(self.bot)} bot against itself (chance of each victory level at the end of turn 12, "
+                "14.0, as those bots would play on)")
+
+
+class EvaluationModel:
+    """A loaded model; :meth:`chances` evaluates a position."""
+
+    def __init__(self, booster: Any, provenance: Provenance, levels: list[str], winners: list[str | None],
+                 source: str) -> None:
+        self.booster = booster
+        self.provenance = provenance
+        self.levels = levels
+        self.winners = winners
+        self.source = source
+
+    def chances(self, position: Position) -> Chances:
+        return self.chances_of_rows([features(position)])[0]
+
+    def chances_of_rows(self, rows: list[list[float]]) -> list[Chances]:
+        import numpy as np
+
+        # one thread: for one position OpenMP's threads cost more than they save, and on a busy
+        # machine they wait for each other (tens of milliseconds a call)
+        probs = self.booster.predict(np.asarray(rows, dtype=np.float64), num_threads=1)
+        return [self._chances(list(map(float, row))) for row in probs]
+
+    def _chances(self, probs: list[float]) -> Chances:
+        levels = dict(zip(self.levels, probs, strict=True))
+        by = {"allied": 0.0, "italian": 0.0, None: 0.0}
+        for p, winner in zip(probs, self.winners, strict=True):
+            by[winner] += p
+        return Chances(levels, by["allied"], by[None], by["italian"], sum(i * p for i, p in enumerate(probs)))
+
+    def mismatch(self, scenario: Scenario) -> str | None:
+        """What to tell a user when this model was trained on other scenario data (or other
+        features) than those in use; None when they match."""
+        if self.provenance.scenario != scenario.digest:
+            return ("the evaluation was trained on other scenario data than the scenario in use (changed since); "
+                    "its numbers may be off until it is retrained (cheren train-eval)")
+        return None
+
+
+def shipped_model_path() -> Path:
+    return Path(str(resources.files("cheren.study.evaluation").joinpath(SHIPPED)))
+
+
+def model_json(booster: Any, provenance: Provenance, scenario: Scenario) -> str:
+    """The model file's text."""
+    from dataclasses import asdict
+
+    data = {
+        "format": FORMAT,
+        "version": VERSION,
+        **asdict(provenance),
+        "features": list(feature_names(scenario)),
+        "levels": [band.level for band in scenario.info.victory],
+        "winners": [band.winner.value if band.winner is not None else None for band in scenario.info.victory],
+        "model": booster.model_to_string(),
+    }
+    return json.dumps(data, indent=1) + "\n"
+
+
+def load_model(path: str | Path | None = None, scenario: Scenario | None = None) -> EvaluationModel:
+    """The model in ``path`` (default: the one shipped with cheren).  With ``scenario``, its
+    features must be the ones this cheren computes for that scenario.  A missing library, or a
+    file that is not a model, is an :class:`EvaluationUnavailable` naming the file."""
+    file = Path(path) if path is not None else shipped_model_path()
+    try:
+        import lightgbm
+    except ImportError:
+        raise EvaluationUnavailable(INSTALL_HINT) from None
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not a text file"
+        raise EvaluationUnavailable(f"{file}: cannot read the evaluation model: {reason}") from None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise EvaluationUnavailable(f"{file}: not an evaluation model (not JSON)") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise EvaluationUnavailable(f"{file}: not an evaluation model (format is not {FORMAT!r})")
+    if data.get("version") != VERSION:
+        raise EvaluationUnavailable(f"{file}: an evaluation model of another version ({str(data.get('version'))[:10]})")
+    try:
+        provenance = Provenance(
+            scenario=_text(data, "scenario"), bot=_text(data, "bot"), games=_count(data, "games"),
+            positions=_count(data, "positions"), seeds=[int(s) for s in data.get("seeds", [])],
+            trained=str(data.get("trained", "")),
+            validation={str(k): float(v) for k, v in dict(data.get("validation", {})).items()},
+        )
+        levels = [str(x) for x in data["levels"]]
+        winners = [None if w is None else str(w) for w in data["winners"]]
+        names = [str(x) for x in data["features"]]
+        if len(levels) != len(winners) or not levels:
+            raise ValueError("levels and winners differ in length")
+    except (KeyError, TypeError, ValueError) as exc:
+        raise EvaluationUnavailable(f"{file}: a damaged evaluation model ({_short(exc)})") from None
+    if scenario is not None and tuple(names) != feature_names(scenario):
+        raise EvaluationUnavailable(f"{file}: the model was trained on other features than this cheren computes "
+                                    "(retrain it: cheren train-eval)")
+    if scenario is not None and [b.level for b in scenario.info.victory] != levels:
+        raise EvaluationUnavailable(f"{file}: the model's victory levels are not those of the scenario (14.0)")
+    try:
+        booster = lightgbm.Booster(model_str=_text(data, "model"))
+    except Exception as exc:  # LightGBM raises its own error class for a model text it cannot read
+        raise EvaluationUnavailable(f"{file}: a damaged evaluation model (LightGBM: {_short(exc)})") from None
+    if booster.num_feature() != len(names) or booster.num_model_per_iteration() != len(levels):
+        raise EvaluationUnavailable(f"{file}: a damaged evaluation model (its trees do not fit its features "
+                                    "and levels)")
+    return EvaluationModel(booster, provenance, levels, winners, str(file))
+
+
+def _text(data: dict[str, Any], key: str) -> str:
+    value = data[key]
+    if not isinstance(value, str):
+        raise TypeError(f"{key} is not a text")
+    return value
+
+
+def _count(data: dict[str, Any], key: str) -> int:
+    value = data[key]
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise TypeError(f"{key} is not a whole number")
+    return value
+
+
+def _short(exc: BaseException) -> str:
+    return " ".join(str(exc).split())[:160] or type(exc).__name__

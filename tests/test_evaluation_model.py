@@ -1,0 +1,135 @@
+"""The learned evaluation (issue 34): its features, the model file (read as data, never
+unpickled), `cheren train-eval`, and the model cheren ships (trained on the bundled scenario)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from cheren.cli.main import main
+from cheren.engine.game import Game
+from cheren.files import load_position
+from cheren.scenario import load_scenario
+from cheren.scenario.models import Side
+from cheren.study.evaluation import EvaluationUnavailable, feature_names, features, load_model
+from cheren.study.evaluation.model import shipped_model_path
+
+pytest.importorskip("lightgbm")
+
+
+@pytest.fixture(scope="module")
+def small_model(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A model trained by the command on four random-bot games (kept in a results file too)."""
+    folder = tmp_path_factory.mktemp("evaluation")
+    model, games = folder / "model.json", folder / "games.json"
+    assert main(["train-eval", "--games", "4", "--bot", "random", "--seed", "7", "--out", str(model),
+                 "--games-out", str(games), "--quiet"]) == 0
+    return model, games
+
+
+def test_features_are_named_and_public() -> None:
+    s = load_scenario()
+    game = Game(s, seed=3)
+    row = features(game.position)
+    names = feature_names(s)
+    assert len(row) == len(names) == len(set(names))
+    assert all(not n.startswith(("ind_", "col_")) for n in names)  # counter names and towns, never ids
+    # what a hand holds is hidden (5.0): swapping the chits of the two hands' sizes changes nothing
+    p = game.position.copy()
+    p.chits.hands[Side.ALLIED], p.chits.cup = list(p.chits.cup[: len(p.chits.hands[Side.ALLIED])]), sorted(
+        p.chits.cup[len(p.chits.hands[Side.ALLIED]):] + p.chits.hands[Side.ALLIED])
+    assert features(p) == row
+    # the control of a town is seen
+    p.set_control("Kassala", Side.ITALIAN)
+    changed = [n for n, a, b in zip(names, row, features(p), strict=True) if a != b]
+    assert "Kassala: allied control" in changed and "allied_vp" in changed
+
+
+def test_train_eval_writes_a_model_that_loads_as_data(small_model: tuple[Path, Path]) -> None:
+    path, _ = small_model
+    data = json.loads(path.read_text())
+    s = load_scenario()
+    assert data["format"] == "cheren-evaluation" and data["bot"] == "random" and data["games"] == 4
+    assert data["scenario"] == s.digest and data["features"] == list(feature_names(s))
+    model = load_model(path, s)
+    chances = model.chances(Game(s, seed=1).position)
+    assert sum(chances.levels.values()) == pytest.approx(1.0)
+    assert chances.allied + chances.draw + chances.italian == pytest.approx(1.0)
+    assert list(chances.levels) == [band.level for band in s.info.victory]
+    assert model.mismatch(s) is None
+    assert "random bot against itself" in model.provenance.caption()
+
+
+def test_train_eval_is_reproducible_from_kept_games(small_model: tuple[Path, Path], tmp_path: Path) -> None:
+    path, games = small_model
+    again = tmp_path / "again.json"
+    assert main(["train-eval", "--from", str(games), "--out", str(again), "--quiet"]) == 0
+    assert json.loads(again.read_text())["model"] == json.loads(path.read_text())["model"]
+
+
+def test_a_model_of_other_scenario_data_says_so(small_model: tuple[Path, Path], tmp_path: Path) -> None:
+    data = json.loads(small_model[0].read_text())
+    data["scenario"] = "0123456789abcdef"
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(data))
+    warning = load_model(other, load_scenario()).mismatch(load_scenario())
+    assert warning is not None and "other scenario data" in warning and "train-eval" in warning
+
+
+@pytest.mark.parametrize("damage", ["not json", "format", "model", "features", "version"])
+def test_a_bad_model_file_is_one_line_naming_it(small_model: tuple[Path, Path], tmp_path: Path, damage: str,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads(small_model[0].read_text())
+    bad = tmp_path / "bad-model.json"
+    if damage == "not json":
+        bad.write_text("{ this is not json")
+    else:
+        if damage == "format":
+            data["format"] = "something else"
+        elif damage == "model":
+            data["model"] = "tree\nnum_class=7\ngarbage"
+        elif damage == "features":
+            data["features"] = data["features"][:-1]
+        else:
+            data["version"] = 99
+        bad.write_text(json.dumps(data))
+    with pytest.raises(EvaluationUnavailable) as caught:
+        load_model(bad, load_scenario())
+    assert str(bad) in str(caught.value) and "\n" not in str(caught.value)
+    save = tmp_path / "game.json"
+    from cheren.study.game_saves import save_game
+
+    save_game(Game(load_scenario(), seed=2), save)
+    assert main(["review", str(save), "--model", str(bad), "--out", str(tmp_path / "r.md")]) == 2
+    err = capsys.readouterr().err
+    assert "bad-model.json" in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_without_lightgbm_the_evaluation_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "lightgbm", None)
+    with pytest.raises(EvaluationUnavailable, match=r"pip install 'cheren\[eval\]'"):
+        load_model()
+
+
+def test_train_eval_refuses_games_of_two_bots(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    games = tmp_path / "mixed.json"
+    assert main(["simulate", "--games", "1", "--allied", "random", "--italian", "heuristic", "--logs", "--out",
+                 str(games), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["train-eval", "--from", str(games), "--out", str(tmp_path / "m.json")]) == 2
+    assert "one bot against itself" in capsys.readouterr().err
+
+
+def test_the_shipped_model_was_trained_on_the_bundled_scenario() -> None:
+    """Retrain (docs/evaluation.md) whenever the scenario data, the features or the bots change."""
+    s = load_scenario()
+    model = load_model(shipped_model_path(), s)  # also checks its features are the ones computed now
+    assert model.provenance.scenario == s.digest, (
+        "the shipped evaluation model was trained on other scenario data: retrain it (docs/evaluation.md)")
+    assert model.provenance.games >= 100
+    position = load_position("agordat", s)
+    chances = model.chances(position)
+    assert 0.0 <= chances.allied <= 1.0
