@@ -19,6 +19,7 @@ from cheren.app.analysis_panel import AnalysisPanel
 from cheren.app.answer_key_panel import AnswerKeyBox, AnswerKeyPanel
 from cheren.app.board import Board
 from cheren.app.combat_view import CombatView
+from cheren.app.evaluation_view import EvaluationView
 from cheren.app.game_panel import GamePanel
 from cheren.app.hidden_info import Seating
 from cheren.app.lines_panel import LinesPanel
@@ -36,8 +37,8 @@ from cheren.study.map_intents import Feedback
 if TYPE_CHECKING:
     from cheren.app.editor_app import EditorApp
 
-PANELS = ("decision", "attack", "position", "answer", "lines", "stack", "bot", "analysis", "overlays", "chits", "rules",
-          "log", "game")
+PANELS = ("decision", "attack", "position", "answer", "lines", "review", "stack", "bot", "analysis", "overlays",
+          "chits", "rules", "log", "evaluation", "game")
 
 
 class App:
@@ -103,6 +104,7 @@ class App:
         self.lines = LinesPanel(b)
         self.rules = RulesPanel(b)
         self.answers = AnswerKeyBox(b)  # the opened library position's answer key, in the "answer" panel
+        self.evaluation = EvaluationView(b, height)  # the bar beside the map, the curve, the Review panel
         self.map_column, self.side = self._map_column(), self._side_panel(shown)
         self.body = w.HBox([self.map_column, self.side], layout=w.Layout(width="100%", align_items="flex-start"))
         self.editor: Any = None  # the position editor, while it has the map (Edit position ✎)
@@ -161,7 +163,8 @@ class App:
         map_box = w.VBox(parts, layout=w.Layout(width="100%", align_items="center"))
         map_box.add_class("cheren-map-box")
         # the analysis report takes the map's place in a tab of its own: as wide as it needs
-        self.tabs = w.Tab(children=[map_box, self.analysis.report_box], titles=("Map", "Report"),
+        map_row = w.HBox([map_box, self.evaluation.bar], layout=w.Layout(width="100%", align_items="flex-start"))
+        self.tabs = w.Tab(children=[map_row, self.analysis.report_box], titles=("Map", "Report"),
                           layout=w.Layout(width="100%"))
         self.tabs.add_class("cheren-map-tabs")
         self.analysis.show_report = lambda: setattr(self.tabs, "selected_index", 1)
@@ -229,6 +232,8 @@ class App:
             "chits": pv.chits_panel,
             "rules": panel("Rules", [self.rules.widget], "cheren-rules-panel"),
             "log": pv.log_panel,
+            "evaluation": self.evaluation.curve_panel,
+            "review": self.evaluation.review_panel,
             "game": self.game_panel.panel,
         }
         side = w.VBox([everything[name] for name in PANELS if name in shown],
@@ -237,8 +242,7 @@ class App:
         return side
 
     @property
-    def answer_key(self) -> AnswerKeyPanel | None:
-        """The answer key of the library position on the board (None: it has none)."""
+    def answer_key(self) -> AnswerKeyPanel | None:  # the library position's answer key (None: it has none)
         return self.answers.key
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
@@ -361,6 +365,7 @@ class App:
         self.analysis.changed(what)
         self.play_view.changed(what)
         self.combat_view.changed(what)
+        self.evaluation.changed(what)
         if "game" in what:
             self.game_panel.show_mode()
         if "overlays" in what:
@@ -374,8 +379,7 @@ class App:
             self.hint.value = f'<div class="cheren-hint-line">{panels.esc(b.play.phase_hint())}</div>'
 
     def _curtain(self) -> None:
-        """Hot-seat: between the two players' turns, the game is hidden until the next player
-        says it is at the screen, so one side's hand is never shown to the other."""
+        """Hot-seat: the game hidden between turns, so one side's hand is never shown to the other."""
         side = self.board.hidden.curtain
         if side is None:
             self.curtain.layout.display = "none"

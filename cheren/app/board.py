@@ -15,7 +15,8 @@ each feature a controller and a view in its own module, none subclassing the mai
 * ``board.opponent`` (:mod:`cheren.app.opponent`): the bot across the table;
 * ``board.hidden`` (:mod:`cheren.app.hidden_info`): analysis or hot-seat, what each side may see;
 * ``board.positions`` (:mod:`cheren.app.positions`): opening a position for study;
-* ``board.playouts`` (:mod:`cheren.app.playouts`): playing the position out in the background.
+* ``board.playouts`` (:mod:`cheren.app.playouts`): playing the position out in the background;
+* ``board.evaluation`` (:mod:`cheren.app.evaluations`): the learned evaluation, the line's curve, the review.
 
 The small interface the features use: ``game``/``position``/``scenario``, ``say`` (set the
 message and tell the listeners), ``notify``, ``changed`` (the game changed: forget what was
@@ -32,6 +33,7 @@ from typing import Any
 
 from cheren.app.combat_draft import CombatDraft
 from cheren.app.decisions import Decisions
+from cheren.app.evaluations import Evaluations
 from cheren.app.hidden_info import HiddenInfo
 from cheren.app.lines import Lines
 from cheren.app.map_overlays import MapOverlays
@@ -78,6 +80,7 @@ class Board:
         self.stack_hex: Hex | None = None
         self.hover: Hex | None = None
         self.last_move: tuple[Hex, ...] = ()
+        self.suggestion: tuple[Hex, ...] = ()  # a better choice the review shows (its route, or its target)
         self.move_stack = False
         self._listeners: list[Listener] = []
         self._legal: tuple[int, list[Action]] | None = None
@@ -91,6 +94,7 @@ class Board:
         self.moves = Moves(self)
         self.positions = Positions(self)
         self.playouts = PlayOuts(self)
+        self.evaluation = Evaluations(self)
         self.map_scene = MapScene(self)
 
     # -- what every feature works through ---------------------------------------------------------
@@ -126,6 +130,7 @@ class Board:
         """The game changed: forget what was computed from it."""
         self.version += 1
         self._legal = None
+        self.suggestion = ()
 
     def legal_actions(self) -> list[Action]:
         if self._legal is None or self._legal[0] != self.version:
@@ -165,7 +170,7 @@ class Board:
     def clear_selection(self) -> None:
         """Nothing selected, no attack lined up, no last move drawn (after the game is replaced)."""
         self.selected = self.stack_hex = self.hover = None
-        self.last_move = ()
+        self.last_move = self.suggestion = ()
         self.combat.clear()
 
     def set_game(self, game: Game) -> None:

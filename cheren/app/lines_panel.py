@@ -24,9 +24,12 @@ def lines_html(c: Board) -> str:
         where = " <span class='from'>· the main line</span>" if info["parent"] is None else (
             f" <span class='from'>from {panels.esc(info['parent'])} after {info['at']}"
             f"{', new luck' if info['luck'] == 'new' else ''}</span>")
+        chance = c.evaluation.line_end(info["name"])
+        value = (f" <span class='cheren-line-eval' title='learned evaluation at the end of the line'>· "
+                 f"P(Allied win) {chance:.0%}</span>" if chance is not None else "")
         rows.append(f"<div class='cheren-line' data-line='{name}' data-current='{int(info['current'])}' "
                     f"style='padding-left:{info['depth'] * 14}px'>{'▸ ' if info['current'] else ''}{label}: "
-                    f"{info['actions']} action{'' if info['actions'] == 1 else 's'}{where}</div>")
+                    f"{info['actions']} action{'' if info['actions'] == 1 else 's'}{where}{value}</div>")
     return "<div class='cheren-lines'>" + "".join(rows) + "</div>"
 
 

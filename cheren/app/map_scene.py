@@ -20,6 +20,7 @@ ATTACK = "#ff7a1a"
 TARGET = "#d0201a"
 PATH = "#1d4fa0"
 LAST = "#6b5a3c"
+SUGGESTION = "#2e8b3a"  # the review's better choice
 REFUSED = "#b3261e"
 
 
@@ -53,6 +54,13 @@ class MapScene:
             style = Style(stroke=LAST, stroke_width=s * 0.08, dash=(s * 0.2, s * 0.15), linecap="round")
             items.append(Polyline(points=tuple(route_polyline(layout, list(b.last_move))), style=style, layer="ui",
                                   cls="last-move"))
+        if b.suggestion:
+            style = Style(stroke=SUGGESTION, stroke_width=s * 0.12, linecap="round", linejoin="round")
+            if len(b.suggestion) > 1:
+                items.append(Polyline(points=tuple(route_polyline(layout, list(b.suggestion))), style=style,
+                                      layer="ui", cls="suggestion"))
+            items.append(Polygon(points=hex_polygon(layout, b.suggestion[-1], 0.9), style=style, layer="ui",
+                                 cls="suggestion", data=(("hex", b.suggestion[-1].label),)))
         if b.stack_hex is not None:
             items.append(Polygon(points=hex_polygon(layout, b.stack_hex, 0.96),
                                  style=Style(stroke=SELECT, stroke_width=s * 0.12, linejoin="round"), layer="ui",

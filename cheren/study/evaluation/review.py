@@ -127,15 +127,18 @@ class Review:
 
 
 def review(game: Game, *, model: EvaluationModel | None = None, bot: str = REVIEW_BOT, seed: int = 0,
-           progress: Callable[[int, int], None] | None = None) -> Review:
-    """Review ``game``'s line from its start, action by action (the game itself is not changed)."""
+           reseeds: dict[int, int] | None = None, progress: Callable[[int, int], None] | None = None) -> Review:
+    """Review ``game``'s line from its start, action by action (the game itself is not changed).
+    ``reseeds``: where a line of a study took new luck (its dice seeded afresh before that action)."""
     m = model if model is not None else load_model(scenario=game.scenario)
-    replay = Game.from_position(game.start.copy())
-    replay.position.dice = game.start.dice.copy()
+    replay = Game(game.scenario, game.seed, game.start.copy())  # as the game was built: the same dice
     actions = game.actions()
+    reseeds = reseeds or {}
     out = Review(start=m.chances(replay.position).allied, caption=m.provenance.caption(), bot=bot)
     before = out.start
     for i, action in enumerate(actions):
+        if i in reseeds:
+            replay.position.dice = Dice(reseeds[i])
         side, moment = replay.acting, replay.moment
         forced = len(replay.legal_actions()) <= 1
         text = named(action, game.scenario)

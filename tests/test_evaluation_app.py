@@ -1,0 +1,146 @@
+"""The evaluation in the app (issue 34): the bar beside the map follows every action, the curve
+of the line grows with it, each line shows its value, the app opens without LightGBM (saying the
+bar is unavailable) and says so when the model was trained on other scenario data; the Review
+panel steps through the marks with the better choice on the map."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from cheren.app.app import App
+from cheren.app.board import Board
+from cheren.app.evaluation_view import EvaluationView
+from cheren.app.evaluations import Evaluations, suggestion_hexes
+from cheren.engine.actions import Attack, Move, PassChit
+from cheren.engine.game import Game
+from cheren.hexes import Hex
+from cheren.scenario import Phase, load_scenario
+from cheren.study.evaluation.model import shipped_model_path
+
+pytest.importorskip("lightgbm")
+
+
+def _allied(bar: str) -> float:
+    found = re.search(r"data-allied='([0-9.]+)'", bar)
+    assert found is not None, bar[:200]
+    return float(found.group(1))
+
+
+def _points(curve: str) -> int:
+    found = re.search(r"data-points='(\d+)'", curve)
+    assert found is not None
+    return int(found.group(1))
+
+
+def _to_movement(board: Board) -> None:
+    board.play.end_phase()
+    if board.game.pending is not None:
+        board.decisions.apply(PassChit())
+    assert board.game.phase is Phase.MOVEMENT
+
+
+def test_the_bar_and_the_curve_follow_every_action() -> None:
+    app = App(Game(load_scenario(), seed=1941))
+    b = app.board
+    model = b.evaluation.model
+    assert model is not None
+    assert _allied(app.evaluation.bar.value) == pytest.approx(model.chances(b.position).allied, abs=1e-4)
+    assert _points(app.evaluation.curve.value) == 1
+    _to_movement(b)
+    before = _points(app.evaluation.curve.value)
+    move = next(a for a in b.legal_actions() if isinstance(a, Move))
+    b.play.select(move.unit)
+    b.click_hex(move.to)
+    assert len(b.game.log) == before  # one more action: the start and one point per action
+    assert _points(app.evaluation.curve.value) == before + 1
+    assert _allied(app.evaluation.bar.value) == pytest.approx(model.chances(b.position).allied, abs=1e-4)
+    assert b.evaluation.curve()[-1] == pytest.approx(model.chances(b.position).allied)
+    b.play.undo()  # back: the curve is cut to the line as it stands
+    assert _points(app.evaluation.curve.value) == before
+    assert "planner" in app.evaluation.note.value and "games" in app.evaluation.note.value
+
+
+def test_each_line_shows_its_value() -> None:
+    app = App(Game(load_scenario(), seed=1941))
+    b = app.board
+    _to_movement(b)
+    b.lines.branch("other")
+    html = app.lines.tree.value
+    assert html.count("P(Allied win)") == 2, html
+
+
+def test_the_app_opens_without_lightgbm_and_says_the_bar_is_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "lightgbm", None)
+    app = App(Game(load_scenario(), seed=1941))
+    assert "evaluation unavailable" in app.evaluation.bar.value
+    assert "pip install" in app.evaluation.note.value
+    _to_movement(app.board)  # and the game goes on
+    app.evaluation.run_review()
+    assert "pip install" in app.evaluation.review_text.value
+
+
+def test_a_model_of_other_scenario_data_is_said_in_the_app(tmp_path: Path) -> None:
+    data = json.loads(shipped_model_path().read_text())
+    data["scenario"] = "0000000000000000"
+    other = tmp_path / "other-model.json"
+    other.write_text(json.dumps(data))
+    b = Board(Game(load_scenario(), seed=1941))
+    b.evaluation = Evaluations(b, str(other))
+    view = EvaluationView(b, 400)
+    view.changed({"game"})
+    assert "other scenario data" in view.note.value
+    assert "data-allied" in view.bar.value  # shown all the same, with the warning
+
+
+def test_a_bad_model_file_leaves_the_bar_unavailable_naming_it(tmp_path: Path) -> None:
+    bad = tmp_path / "broken-model.json"
+    bad.write_text("{")
+    b = Board(Game(load_scenario(), seed=1941))
+    b.evaluation = Evaluations(b, str(bad))
+    view = EvaluationView(b, 400)
+    view.changed({"game"})
+    assert "evaluation unavailable" in view.bar.value and "broken-model.json" in view.note.value
+
+
+def test_the_better_choice_is_drawn_as_a_route_or_a_target() -> None:
+    game = Game(load_scenario(), seed=1941)
+    start = game.position.units["ind_10"].hex
+    path = (Hex.from_label("0308"), Hex.from_label("0408"))
+    assert suggestion_hexes(game, Move(unit="ind_10", path=path)) == (start, *path)
+    assert suggestion_hexes(game, Attack(target=Hex.from_label("0408"), attackers=("ind_10",))) == (
+        Hex.from_label("0408"),)
+
+
+def test_the_review_panel_steps_through_the_marks_with_the_better_choice_on_the_map() -> None:
+    from cheren.scenario.models import Side
+    from cheren.study.evaluation.review import Decision, Review
+
+    app = App(Game(load_scenario(), seed=1941))
+    b = app.board
+    _to_movement(b)
+    moves = [a for a in b.legal_actions() if isinstance(a, Move)]
+    played, better = moves[0], next(a for a in moves if a.unit != moves[0].unit)
+    b.play.select(played.unit)
+    b.click_hex(played.to)
+    number = len(b.game.log)
+    # a review as review() makes it, its numbers given (the model's own are tested in test_evaluation_review)
+    d = Decision(number, 1, "movement", Side.ALLIED, played, "the played move", 0.5, 0.3, 0.3, better=better,
+                 better_text="the better move", better_after=0.45)
+    b.evaluation.review = Review([d], start=0.5, caption="a test model", bot="tactician")
+    app.evaluation.step(1)
+    assert len(b.game.log) == number - 1  # the board stands just before the marked decision
+    start = b.position.units[better.unit].hex
+    assert b.suggestion == (start, *better.path)
+    scene = b.map_scene.scene()
+    assert any(getattr(item, "cls", "") == "suggestion" for item in scene.layers["ui"])
+    text = app.evaluation.review_text.value
+    assert "Mark 1 of 1" in text and "the better move" in text and "45%" in text and "30%" in text
+    assert "ind_" not in text
+    b.play.select(better.unit)
+    b.click_hex(better.to)  # the better move played: the game goes on, the suggestion goes
+    assert b.suggestion == () and len(b.game.log) == number
