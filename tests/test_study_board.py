@@ -185,6 +185,28 @@ def test_the_move_list_steps_back_and_on_and_keeps_the_line(scenario: Scenario) 
     assert b.moves.goto(length + 1).kind == "refused"
 
 
+def test_another_answer_at_an_earlier_move_says_the_new_line_and_its_roll(scenario: Scenario) -> None:
+    """Agordat: the attack on the town, the Italian plays no chit (the die is rolled); back at the
+    attack, Ambush instead: the message names the new line as well as the roll it brought."""
+    from cheren.engine.actions import PassChit, PlayChit
+
+    b = Board(Game(scenario, seed=1))
+    b.positions.open("agordat")
+    b.combat.click(Hex.from_label("1708"))
+    for h in ("1608", "1709"):
+        b.play.click_hex(Hex.from_label(h))
+    b.combat.resolve_attack()
+    assert b.decisions.answer(PassChit()).text.startswith("die ")
+    b.moves.goto(1)
+    ambush = next(a for _, a in b.decisions.options() if isinstance(a, PlayChit))
+    fb = b.decisions.answer(ambush)
+    assert fb.ok and fb.text.startswith("new line 'line 1' from main after 1 actions; die "), fb.text
+    assert b.study.lines["line 1"].parent == "main" and b.moves.ply == 2
+    # main was left standing at move 1: Compare takes it whole, with the die its answer rolled
+    c = b.study.compare("line 1", "main")
+    assert c.parted_at == 1 and len(c.dice[0]) == 1 and len(c.dice[1]) == 1 and c.dice[0] != c.dice[1]
+
+
 def test_acting_at_an_earlier_move_starts_a_new_line_and_the_same_action_steps_on(scenario: Scenario) -> None:
     b = _kassala_with_three_actions(scenario)
     main = b.study.history("main")[0]

@@ -72,6 +72,8 @@ class Decisions:
         # an answer that rolls the die (a retreat choice, a chit window) reports the roll first
         roll = next((e for e in events if e.startswith("die ")), None) if lead_with_roll else None
         text = roll or "; ".join(events[:3]) or b.describe(action)
+        if roll and events[0].startswith("new line "):  # played at an earlier move: say the line it started
+            text = f"{events[0]}; {roll}"
         return b.say(Feedback("ok", text, events=tuple(events)), "game")
 
     # -- chits and replacements outside a decision ------------------------------------------------

@@ -344,8 +344,10 @@ class Study:
         return _shared(self.history(a), self.history(b))
 
     def compare(self, a: str, b: str) -> LineComparison:
-        ga, gb = self.game_of(a), self.game_of(b)
+        """Two lines side by side, each whole: a line stepped back along its moves is compared at
+        its end, not where it was left standing."""
         self.sync()
+        ga, gb = (g if len((g := self.game_of(n)).log) == self.length(n) else self.build(n) for n in (a, b))
         parted = _shared(self.history(a), self.history(b))
         pa, pb = ga.position, gb.position
         lost: dict[str, tuple[int, int]] = {}
