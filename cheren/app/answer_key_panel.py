@@ -55,7 +55,8 @@ class AnswerKeyPanel:
                                       layout=w.Layout(width="140px"))
         compare = w.Button(description="Compare with the analysis ▸", layout=w.Layout(width="auto"))
         compare.add_class("cheren-answer-compare-button")
-        compare.on_click(lambda _: self.compare())
+        compare.on_click(lambda _: self.compare(background=True))  # the map stays live meanwhile
+        self.compare_button = compare
         self.output = w.HTML()
         self.output.add_class("cheren-answer-output")
         row = [self.games, compare]
@@ -87,7 +88,7 @@ class AnswerKeyPanel:
         b.changed()
         events = [e for entry in b.game.log[start:] for e in entry.events]
         done = "; ".join(b.describe(a) for a in played.actions)
-        text = f"The historical plan, played as the line '{HISTORICAL_LINE}': {done}. " + " ".join(events[-6:])
+        text = f"The historical plan, played as the line '{HISTORICAL_LINE}': {done}. " + "; ".join(events[-6:])
         return b.say(Feedback("ok", text), "game", "selection")
 
     def compare(self, background: bool = False, **options: Any) -> AnswerKey | None:
@@ -98,10 +99,31 @@ class AnswerKeyPanel:
         games = int(self.games.value)
         self.output.value = comparison_html(
             None, f"Playing each plan out {games} times with the heuristic bot on both sides..."
+            + (" The board stays yours meanwhile; the numbers come here when done." if background else "")
         )
+        self.compare_button.disabled = True  # one comparison at a time
 
-        def run() -> AnswerKey:
-            key = answer_key(self.record, games, **options)
+        def run() -> AnswerKey | None:
+            from cheren.app.playouts import _LIVE, default_jobs
+            from cheren.players.simulate import stop_pool, worker_pool
+
+            # in the background the games run in worker processes, so the kernel answers clicks
+            pool = worker_pool(default_jobs(), background=True) if background and "executor" not in options else None
+            if pool is not None:
+                _LIVE.add(pool)
+                options["executor"] = pool
+            try:
+                key = answer_key(self.record, games, **options)
+            except Exception as exc:  # said in the panel: a background thread has nowhere else to say it
+                self.output.value = comparison_html(None, f"The comparison could not be played out: {exc}")
+                if not background:
+                    raise
+                return None
+            finally:
+                self.compare_button.disabled = False
+                if pool is not None:
+                    stop_pool(pool)
+                    _LIVE.discard(pool)
             self.key = key
             self.output.value = comparison_html(key)
             return key

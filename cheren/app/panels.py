@@ -74,11 +74,15 @@ CSS = """
 .cheren-body > .widget-vbox:first-child { flex: 999 1 620px !important; }
 .cheren-app .widget-button { flex-shrink: 0; overflow: visible; }
 .cheren-side-panel .widget-hbox { flex-wrap: wrap; gap: 2px; }
-.cheren-side-panel .widget-checkbox label { white-space: normal; overflow: visible; }
+.cheren-side-panel .widget-checkbox { height: auto; align-items: flex-start; }
+.cheren-side-panel .widget-checkbox label { white-space: normal; overflow: visible; line-height: 1.25; }
 .cheren-toolbar { flex-wrap: nowrap; }
 .cheren-hint-line { padding: 2px 6px; color: #4a3f2f; }
 .cheren-curtain { background: #2d2418; border-radius: 6px; }
 .cheren-position { font-size: 12px; overflow-wrap: anywhere; }
+.cheren-answer-output { width: 100%; min-width: 0; }
+.cheren-answer-compare { font-size: 12px; overflow-wrap: anywhere; min-width: 0; }
+.cheren-answer-compare table { display: block; overflow-x: auto; max-width: 100%; font-size: 11px; }
 .cheren-position .title { font-size: 13px; }
 .cheren-position .when { color: #6e5a3c; margin-bottom: 4px; }
 .cheren-question { background: #fff3cf; border-left: 4px solid #c98a00; padding: 4px 8px; margin: 4px 0; }
