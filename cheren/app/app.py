@@ -149,16 +149,17 @@ class App:
                                   tooltip="Change the position on the map in the position editor, then study it")
         self.back_button = button("◂ Back, unchanged", "cheren-edit-back", lambda: self.stop_editing())
         self.back_button.layout.display = "none"
-        self.play_tools = [self.position_view.open_button, self.edit_button, self.undo_button, self.redo_button,
-                           self.end_button]
+        opening = [self.position_view.open_button, self.edit_button] if self._play else []  # not in a lesson
+        self.play_tools = [*opening, self.undo_button, self.redo_button, self.end_button]
         self.toolbar = toolbar = w.HBox([self.map.toolbar, self.hover_info, *self.play_tools, self.back_button],
                          layout=w.Layout(align_items="center", padding="4px 6px"))
         self.minimap: Any = None
         parts = [self.map.widget]
         if self._play:  # the play map opens on the action, with the whole map in a corner
-            from cheren.app.minimap import MiniMap
+            from cheren.app.minimap import MiniMap, action_hexes
 
             self.minimap = MiniMap(b, self.map)
+            self.position_view.on_open = lambda: self.map.open_on(action_hexes(b))  # a new position's action
             parts.append(self.minimap.widget)
         map_box = w.VBox(parts, layout=w.Layout(width="100%", align_items="center"))
         map_box.add_class("cheren-map-box")
@@ -388,7 +389,7 @@ class App:
         self.curtain_text.value = (
             f"<h3>Hand over to the {panels.esc(side.adjective)} player</h3>"
             "<p>The game is hidden so that neither player sees the other's chits. "
-            "Studying alone? Pick <b>Study</b> under <i>Game · Who plays</i>: no curtains.</p>"
+            "Studying alone? Pick <b>Study</b> in <i>Who plays</i>, at the top: no curtains.</p>"
         )
         self.curtain_button.description = f"I am the {side.adjective} player: show the game"
         self.curtain.layout.display = "flex"

@@ -134,7 +134,7 @@ class PlayView:
             why = f"<br><small>{lines}</small>" if m.reason else ""
             rows.append(f"<li{on}>{panels.esc(m.text)}{why}</li>")
         empty = ("<small>The bot has not moved since your last action.</small>" if o.bot is not None
-                 else "<small>Hot-seat: no bot.</small>")
+                 else f"<small>{'Study' if self.board.hidden.seating == 'analysis' else 'Hot-seat'}: no bot.</small>")
         self.bot_list.value = f'<ol class="cheren-bot-list">{"".join(rows)}</ol>' if rows else empty
 
     def _chit_plays(self) -> None:

@@ -6,6 +6,7 @@ historical plan) folded away until asked."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cheren.app import panels
@@ -142,6 +143,7 @@ class PositionView:
         self.text.add_class("cheren-position-text")
         self.panel = panel("Position", [self.text], "cheren-position-panel")
         self.panel.layout.display = "none"
+        self.on_open: Callable[[], None] | None = None  # the app's map goes to the new position's action
 
     # -- the picker ----------------------------------------------------------------------------
     def toggle(self) -> None:
@@ -162,6 +164,8 @@ class PositionView:
         if fb.ok:  # what was typed belongs to the position now on the board
             self.picker.layout.display = "none"
             self.code.value = self.path.value = ""
+            if self.on_open is not None:
+                self.on_open()
         return fb
 
     def open_library(self) -> Any:
