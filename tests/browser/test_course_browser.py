@@ -1,7 +1,8 @@
 """The course in the app, in a real browser (issue 31): the app's landing page (what `cheren app`
-serves) → Course → lesson 1 → every exercise solved in a row by clicks on the map, each Check
-saying Solved and what was done, with Next ▸ → the lesson's summary with its stars → Next lesson
-→ lesson 2's first exercise solved too, all without leaving the page (no file link, no 403).  A
+serves) → Course → lesson 1 → every exercise solved in a row by clicks on the map (and End phase
+where the exercise asks), each Check saying Solved and what was done, with Next ▸ → the lesson's
+summary with its stars → Next lesson → lessons 2 and 3 the same way, all without leaving the page
+(no file link, no 403).  A
 teacher's lesson, YAML only, from the folder `cheren app --lessons DIR` hands over, runs the same
 way.  And Esc from anywhere on the page drops the selection."""
 
@@ -40,13 +41,49 @@ def solve(page: Any, run: ExerciseRun, clicks: list[str], said: str) -> None:
     canvas.sel = f"{LESSON} canvas.cheren-map"
     for label in clicks:
         canvas.click(H(label))
+    check(page, said)
+
+
+def check(page: Any, said: str) -> None:
     page.locator(f"{LESSON} button.cheren-check").first.click()
     verdict = page.locator(f"{LESSON} .cheren-verdict [data-passed='1']").first
     expect(verdict).to_contain_text("Solved")
     expect(verdict).to_contain_text(said)  # what the learner did, in the engine's words
 
 
-def test_voila_course_lesson_1_solved_in_a_row_with_next_then_lesson_2_in_the_app(page: Any, voila_url: str) -> None:
+def solve_by_its_solution(page: Any, run: ExerciseRun, said: str) -> None:
+    """Play the exercise's own solution as a learner would: click the unit (again, on a stack,
+    until the panel names it), click where it goes; End phase where the solution ends one."""
+    expect(page.locator(f"{LESSON} .cheren-goal").first).to_have_attribute("data-exercise", run.exercise.id)
+    canvas = lesson_canvas(page, run)
+    canvas.sel = f"{LESSON} canvas.cheren-map"
+    p, s = run.game.position, run.game.scenario
+    where = {s.units[uid].name: (uid, u.hex) for uid, u in p.units.items() if u.hex is not None}
+    selected = page.locator(f"{LESSON} .cheren-selected").first
+    feedback = page.locator(f"{LESSON} .cheren-feedback").first
+    for step in run.exercise.solution:
+        if step.end_phase:
+            before = page.locator(f"{LESSON} .cheren-bar").first.get_attribute("data-phase")
+            page.locator(f"{LESSON} button.cheren-end-phase").first.click()
+            expect(page.locator(f"{LESSON} .cheren-bar").first).not_to_have_attribute("data-phase", before or "")
+            continue
+        assert step.move is not None, step
+        uid, at = where[step.move.unit]
+        canvas.click(at)
+        for _ in range(6):  # a second click on a stack picks the next counter
+            try:
+                expect(selected).to_have_attribute("data-unit", uid, timeout=3_000)
+                break
+            except AssertionError:
+                canvas.click(at)
+        expect(selected).to_have_attribute("data-unit", uid)
+        canvas.click(H(step.move.to))
+        expect(feedback).to_contain_text(step.move.unit)
+        where[step.move.unit] = (uid, H(step.move.to))
+    check(page, said)
+
+
+def test_voila_course_lessons_1_to_3_solved_in_a_row_with_next_in_the_app(page: Any, voila_url: str) -> None:
     url = open_course(page, voila_url)
     row = page.locator(".cheren-course-row", has=page.locator("[data-lesson='map-and-terrain']")).first
     row.locator("button.cheren-open-lesson").click()
@@ -63,13 +100,31 @@ def test_voila_course_lesson_1_solved_in_a_row_with_next_then_lesson_2_in_the_ap
     expect(summary).to_have_attribute("data-solved", "3")
     expect(summary).to_have_attribute("data-stars", "9")
     expect(summary).to_contain_text("You have finished the lesson")
-    page.locator(f"{LESSON} button.cheren-next-lesson").first.click()
-    expect(page.locator(f"{LESSON} .cheren-lesson-text").first).to_contain_text("Zones of control")
-    solve(page, ExerciseRun(load_lesson("zones-of-control"), "hard-zoc-stops"), ["0208", "0508"],
-          "Refused: Sudan EAC 1 cannot go to 0508")
+    later = {
+        "zones-of-control": ("Zones of control", [
+            ("hard-zoc-stops", "Refused: Sudan EAC 1 cannot go to 0508"),
+            ("soft-zoc-costs", "Tank moves 0310 -> 0711"),
+            ("mountain-blocks-zoc", "Tank moves 1608 -> 1806"),
+        ]),
+        "stacking": ("Stacking", [
+            ("mountain-holds-three", "5 Ind moves 1708 -> 1808"),
+            ("two-terrains", "Sudan EAC 1 moves 0808 -> 0907"),
+            ("reaction-counts-three", "Refused: Col 8 cannot go to 1409"),
+        ]),
+    }
+    for name, (title, exercises) in later.items():
+        page.locator(f"{LESSON} button.cheren-next-lesson").first.click()
+        expect(page.locator(f"{LESSON} .cheren-lesson-text").first).to_contain_text(title)
+        lesson = load_lesson(name)
+        for exercise, said in exercises:
+            solve_by_its_solution(page, ExerciseRun(lesson, exercise), said)
+            page.locator(f"{LESSON} button.cheren-next-exercise").first.click()
+        expect(summary).to_have_attribute("data-solved", "3")
+        expect(summary).to_have_attribute("data-stars", "9")
     page.locator(f"{LESSON} button.cheren-course-home").first.click()
     head = page.locator(".cheren-course-head").first
-    expect(head).to_have_attribute("data-solved", "4")  # the course progress on the start page
+    expect(head).to_have_attribute("data-solved", "9")  # the course progress on the start page
+    assert page.locator(".cheren-course a[href$='.ipynb']").count() == 0  # no file link
     assert page.url == url  # never left the page: no file link was followed
 
 
