@@ -1,6 +1,6 @@
 """The study board's screenshots in docs/ (issue 30): `cheren app` in Voila, the Agordat position
-opened for study from the toolbar's picker, its Italian chit window answered, a unit selected,
-at 1440 x 900 and 1100 x 800.
+opened for study from the toolbar's picker (the Allied Combat phase of 28 January: the map on the
+action, the position's question beside it), at 1440 x 900 and 1100 x 800.
 
     .venv/bin/python tools/study_board_shots.py        # writes docs/study-board-1440x900.png, -1100x800.png
 
@@ -43,9 +43,8 @@ def shoot(p: Page, url: str, width: int, height: int, out: Path) -> None:
     p.locator(".cheren-library select").select_option(label=library_label(record))
     p.locator("button.cheren-open-go").click()
     expect(p.locator(".cheren-feedback").first).to_contain_text("Opened Agordat")
-    p.locator(".cheren-answer-pass_chit:visible").first.click()
-    expect(p.locator(".cheren-bar").first).to_have_attribute("data-pending", "0")
-    p.wait_for_timeout(1500)
+    expect(p.locator(".cheren-bar").first).to_have_attribute("data-phase", "combat")
+    p.wait_for_timeout(2500)  # the map repaints on the action
     p.screenshot(path=str(out))
     print(f"wrote {out.relative_to(ROOT)}")
 
