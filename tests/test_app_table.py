@@ -54,6 +54,35 @@ def test_a_reload_takes_up_the_bot_opponent_again(scenario: Scenario, tmp_path: 
     assert third.board.opponent.bot is None and third.game_panel.mode.value == "hot-seat"
 
 
+def test_a_reload_takes_up_a_study_as_a_study_with_its_position(scenario: Scenario, tmp_path: Path) -> None:
+    """A position opened for study and reloaded: no curtain, analysis seating, the position's
+    question and answer key beside the map again; played hot-seat, it comes back hidden."""
+    auto = tmp_path / "auto.json"
+    first = App(Game(scenario, seed=1941), autosave=auto, save_path=tmp_path / "g.json")
+    first.position_view.library.options = [("Agordat", "agordat")]
+    first.position_view.library.value = "agordat"
+    assert first.position_view.open_library().ok
+    first.board.play.end_phase()
+    assert json.loads(auto.read_text())["study"] == {"seating": "analysis", "position": "agordat"}
+    again = App(Game(scenario, seed=5), autosave=auto, save_path=tmp_path / "g.json")
+    b = again.board
+    assert len(b.game.log) == 1 and b.hidden.seating == "analysis" and b.hidden.curtain is None
+    assert again.game_panel.mode.value == "analysis"
+    assert b.positions.record is not None and b.positions.record.name == "agordat"
+    assert again.answer_key is not None and again.position_view.panel.layout.display == "flex"
+    assert "Took up the game where it was" in b.feedback.text
+    # the same start, played hot-seat: the hands stay hidden after the reload
+    b.hidden.set_seating("hot-seat")
+    b.play.end_phase()
+    third = App(Game(scenario, seed=5), autosave=auto, save_path=tmp_path / "g.json")
+    assert third.board.hidden.seating == "hot-seat" and third.board.hidden.shown_side is None
+    # a game that does not start from the named position does not take its question
+    data = json.loads(auto.read_text())
+    auto.write_text(json.dumps({**data, "study": {"seating": "analysis", "position": "kassala"}}))
+    fourth = App(Game(scenario, seed=5), autosave=auto, save_path=tmp_path / "g.json")
+    assert fourth.board.positions.record is None and fourth.board.hidden.seating == "analysis"
+
+
 def test_a_save_made_before_the_opponent_field_loads_hot_seat_and_a_bad_one_says_why(
     scenario: Scenario, tmp_path: Path
 ) -> None:

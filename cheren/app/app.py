@@ -293,49 +293,22 @@ class App:
         notebook under ``cheren app``, whose kernel is started and run ahead, cheren.app.launch)."""
         self.autosave = Path(autosave)
         self._restore(self.autosave)
-        self._changed({"game", "selection", "feedback", "overlays"})
+        self._changed({"game", "selection", "feedback", "overlays", "position"})
 
     def _restore(self, path: Path) -> None:
-        from cheren.study.game_saves import take_up_autosave
+        from cheren.app.autosave import take_up_autosave
 
-        b = self.board
-        found = take_up_autosave(path, b.scenario)
-        if found.problem is not None:  # the app opens all the same, on a new game
-            b.say(Feedback("refused", found.problem))
-            if not found.keep_saving:
-                self.autosave = None
-        if found.study is None:
-            return
-        b.take_study(found.study)
-        b.hidden.hide_all()  # whoever reloaded, the hands stay hidden until asked
-        note = self._take_up_opponent(path)
-        text = f"Took up the game where it was: {found.study.game.status()} (autosaved in {path.name}).{note}"
-        b.say(Feedback("ok" if not note else "refused", text))
-
-    def _take_up_opponent(self, path: Path) -> str:
-        """The bot the save names plays its side again (a reload no longer comes back hot-seat);
-        what went wrong with it, if anything."""
-        from cheren.files.position_saves import SaveError
-        from cheren.study.game_saves import read_opponent
-
-        try:
-            said = self.board.opponent.take_up(read_opponent(path))
-            note = f" {said.text}" if said is not None and not said.ok else ""
-        except SaveError as exc:
-            note = f" {exc}: the game goes on hot-seat."
+        if not take_up_autosave(self.board, path):
+            self.autosave = None
         self.game_panel.show_mode()
-        return note
 
     def _autosave(self) -> None:
-        if self.autosave is None:
-            return
-        from cheren.files.outputs import write_output
-        from cheren.study.game_saves import dumps_game
+        if self.autosave is not None:
+            from cheren.app.autosave import write_autosave
 
-        try:
-            write_output(self.autosave, dumps_game(self.board.study, self.board.opponent.saved()))
-        except OSError as exc:
-            self.board.feedback = Feedback("refused", f"Autosave to {self.autosave} failed: {exc}")
+            problem = write_autosave(self.board, self.autosave)
+            if problem is not None:
+                self.board.feedback = Feedback("refused", problem)
 
     # -- callbacks -----------------------------------------------------------------------------
     def _key(self, key: str) -> None:

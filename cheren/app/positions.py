@@ -75,6 +75,20 @@ class Positions:
             return b.say(Feedback("refused", f"Could not open {name}: {exc}"))
         return self.show(record, seating=seating)
 
+    def take_up(self, name: str) -> None:
+        """The library position a study taken up again was opened from: its record (question,
+        answer key) comes back, if the study still starts from that position."""
+        from cheren.files import PositionError, open_position
+        from cheren.files.position_saves import position_to_dict
+
+        b = self.board
+        try:
+            record = open_position(name, b.scenario)
+        except (PositionError, OSError):
+            return
+        if position_to_dict(Game.from_position(record.position.copy()).start) == position_to_dict(b.study.start):
+            self.record = record
+
     def on_board(self) -> PositionRecord:
         """The position on the board as a record: the opened position's (its title, question and
         sources kept) with the units as they stand now, or a new one."""

@@ -68,6 +68,15 @@ class OpponentFile(_Strict):
     side: Literal["allied", "italian"]
 
 
+class StudyFile(_Strict):
+    """How the game was being looked at (read by :func:`cheren.study.game_saves.read_study`):
+    studied on both sides (analysis) or played hot-seat, and the library position it was opened
+    from, if any (its question and answer key come back beside the map)."""
+
+    seating: Literal["analysis", "hot-seat"]
+    position: str | None = Field(default=None, min_length=1, max_length=MAX_NAME)
+
+
 class GameFile(_Strict):
     """A game save (``format: cheren-game``); version 1 has no tree."""
 
@@ -80,6 +89,7 @@ class GameFile(_Strict):
     variants: list[str] = Field(default_factory=list, max_length=20)
     tree: TreeFile | None = None
     opponent: OpponentFile | None = None
+    study: StudyFile | None = None
 
     @field_validator("seed")
     @classmethod

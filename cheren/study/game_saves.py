@@ -37,12 +37,14 @@ VERSION = 2  # 2 adds the variation tree (cheren.study.variations); version-1 sa
 UNDO_AFTER_LOAD = 500
 
 
-def game_to_dict(game: Game | Study, opponent: tuple[str, Side] | None = None) -> dict[str, Any]:
+def game_to_dict(game: Game | Study, opponent: tuple[str, Side] | None = None,
+                 seat: tuple[str, str | None] | None = None) -> dict[str, Any]:
     """A game, or a study with all its lines (version 2): the seed, the start, the current
     line's actions and final position, and for a study every line of the tree.  ``opponent``:
     the bot that plays one side (its name in :data:`cheren.players.bots.BOTS` and its side),
     kept as ``"opponent": {"bot": ..., "side": ...}``; a save without one is hot-seat, and a
-    reader that does not know the field ignores it."""
+    reader that does not know the field ignores it.  ``seat``: the seating ("analysis" or
+    "hot-seat") and the library position opened, kept as ``"study": {"seating": ..., "position": ...}``."""
     study = game if isinstance(game, Study) else None
     current = study.game if study is not None else game
     assert isinstance(current, Game)
@@ -60,11 +62,14 @@ def game_to_dict(game: Game | Study, opponent: tuple[str, Side] | None = None) -
         out["tree"] = study.to_json()
     if opponent is not None:
         out["opponent"] = {"bot": opponent[0], "side": opponent[1].value}
+    if seat is not None:
+        out["study"] = {"seating": seat[0], "position": seat[1]}
     return out
 
 
-def dumps_game(game: Game | Study, opponent: tuple[str, Side] | None = None) -> str:
-    return json.dumps(game_to_dict(game, opponent), indent=1, ensure_ascii=False) + "\n"
+def dumps_game(game: Game | Study, opponent: tuple[str, Side] | None = None,
+               seat: tuple[str, str | None] | None = None) -> str:
+    return json.dumps(game_to_dict(game, opponent, seat), indent=1, ensure_ascii=False) + "\n"
 
 
 def save_game(game: Game | Study, path: str | Path, opponent: tuple[str, Side] | None = None) -> None:
@@ -84,6 +89,19 @@ def loads_opponent(text: str, source: str = "<game>") -> tuple[str, Side] | None
     if not isinstance(raw, dict) or not isinstance(raw.get("bot"), str) or raw.get("side") not in sides:
         raise SaveError(f"{source}: opponent: must be {{\"bot\": NAME, \"side\": \"allied\" or \"italian\"}}")
     return raw["bot"][:60], sides[raw["side"]]
+
+
+def read_study(path: str | Path) -> tuple[str, str | None] | None:
+    """The seating a save was made in and the library position it was opened from, or None (a
+    save made before the field, or by a cheren that does not write it)."""
+    raw = parse_json_object(read_save(path), str(path)).get("study")
+    if raw is None:
+        return None
+    seatings = ("analysis", "hot-seat")
+    name = raw.get("position") if isinstance(raw, dict) else None
+    if not isinstance(raw, dict) or raw.get("seating") not in seatings or not (name is None or isinstance(name, str)):
+        raise SaveError(f'{path}: study: must be {{"seating": "analysis" or "hot-seat", "position": NAME or null}}')
+    return str(raw["seating"]), name[:60] if name is not None else None
 
 
 def load_game(path: str | Path, scenario: Scenario) -> Game:
