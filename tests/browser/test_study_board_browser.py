@@ -350,3 +350,10 @@ def test_voila_a_new_users_answer_key_of_agordat_from_the_question_to_the_compar
     expect(button).to_be_enabled()
     assert page.evaluate(PANEL_CLIPPED, ".cheren-answer-panel") == []  # nothing cut off at the panel's edge
     expect(page.locator(".cheren-curtain").first).to_be_hidden()
+    # a reload takes the study up again as it was: no curtain, the question and the answer key beside the map
+    page.reload()
+    page.wait_for_selector(".cheren-app .cheren-bar", timeout=90_000)
+    expect(page.locator(".cheren-feedback").first).to_contain_text("Took up the game where it was")
+    expect(page.locator(".cheren-curtain").first).to_be_hidden()
+    expect(page.locator(".cheren-position-panel .cheren-question").first).to_contain_text(question_text(record)[:40])
+    expect(page.locator(".cheren-answer-panel").first).to_be_visible()
