@@ -83,6 +83,25 @@ def test_a_reload_takes_up_a_study_as_a_study_with_its_position(scenario: Scenar
     assert fourth.board.positions.record is None and fourth.board.hidden.seating == "analysis"
 
 
+def test_a_study_stepped_back_along_its_moves_is_autosaved_whole(scenario: Scenario, tmp_path: Path) -> None:
+    """Stepped back to the start of a line, then reloaded: the autosave was refused ("replaying
+    the actions does not give the saved position") and the whole study was put aside."""
+    auto = tmp_path / "auto.json"
+    first = App(Game(scenario, seed=1941), autosave=auto, save_path=tmp_path / "g.json")
+    b = first.board
+    b.positions.open("agordat")
+    b.combat.click(H("1708"))
+    b.play.click_hex(H("1608"))
+    b.combat.resolve_attack()
+    b.decisions.answer(0)
+    length = b.moves.length
+    assert length >= 2
+    b.moves.goto(0)
+    again = App(Game(scenario, seed=5), autosave=auto, save_path=tmp_path / "g.json")
+    assert "Took up the game where it was" in again.board.feedback.text
+    assert again.board.moves.length == length and not list(tmp_path.glob("*unreadable*"))
+
+
 def test_a_save_made_before_the_opponent_field_loads_hot_seat_and_a_bad_one_says_why(
     scenario: Scenario, tmp_path: Path
 ) -> None:

@@ -48,6 +48,8 @@ def game_to_dict(game: Game | Study, opponent: tuple[str, Side] | None = None,
     study = game if isinstance(game, Study) else None
     current = study.game if study is not None else game
     assert isinstance(current, Game)
+    if study is not None and len(current.log) < study.length():
+        current = study.build(study.current)  # stepped back along its moves: the line is kept whole
     out: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
