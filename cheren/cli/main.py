@@ -274,7 +274,10 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--budget", type=int, default=None, help="plans the lookahead or planner bot weighs per "
                     "Movement phase")
     an.add_argument("--seed", type=int, default=0, help="the play-outs' seed: same seed, same play-outs")
-    an.add_argument("--jobs", type=int, default=1, help="worker processes for the play-outs (default 1)")
+    an.add_argument("--jobs", type=int, default=1, help="worker processes for the play-outs (default 1; with "
+                    "--dask local, its workers)")
+    an.add_argument("--dask", metavar="ADDRESS", help="play the play-outs on the Dask cluster whose scheduler is at "
+                    "ADDRESS, or on a new local one: --dask local (needs pip install 'cheren[cluster]')")
     an.add_argument("--out", help="write the report and the play-outs' statistics here as JSON")
     an.add_argument("--report", help="write one self-contained HTML page (map, report, charts) here")
     an.add_argument("--force", action="store_true", help="replace --out and --report if they exist")

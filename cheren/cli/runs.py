@@ -160,6 +160,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 # -- analyse --------------------------------------------------------------------------------------
 def cmd_analyse(args: argparse.Namespace) -> int:
     from cheren.files import open_position, position_code
+    from cheren.players.cluster import dask_executor
     from cheren.players.simulate import SimulationInterrupted
     from cheren.render.report_html import report_page
     from cheren.study.analysis.evaluate import evaluate
@@ -172,6 +173,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     check_games(args.games, least=0)
     check_seed(args.seed)
     check_jobs(args.jobs)
+    if args.dask is not None:
+        args.dask = check_dask_address(args.dask)
     for path in (args.out, args.report):
         if path:
             check_output(path, force=args.force)
@@ -190,10 +193,12 @@ def cmd_analyse(args: argparse.Namespace) -> int:
     if args.games or args.resume:
         failed: list[FailedGame] = []
         try:
-            evaluation = evaluate(
-                record.position, run.games, allied=run.allied, italian=run.italian, seed=run.seed, jobs=args.jobs,
-                label=record.title, progress=not args.quiet, only=todo(run, done, run.failed), failed=failed,
-            )
+            with dask_executor(args.dask, args.jobs) if args.dask is not None else nullcontext(None) as executor:
+                evaluation = evaluate(
+                    record.position, run.games, allied=run.allied, italian=run.italian, seed=run.seed,
+                    jobs=args.jobs, executor=executor, label=record.title, progress=not args.quiet,
+                    only=todo(run, done, run.failed), failed=failed,
+                )
         except SimulationInterrupted as stop:
             run.partial, run.failed = True, sorted([*run.failed, *stop.failed], key=lambda f: f.index)
             finished = sorted([*done, *stop.results], key=lambda r: r.index)
