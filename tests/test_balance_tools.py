@@ -53,6 +53,8 @@ def test_the_balance_table_counts_kassala_at_the_end_and_the_turn_towns_fall_in_
     assert "| Allied share of decided games | 50% (15%-85%) of 4 |" in text
     assert "| Italians hold Kassala at the end | 1 of 5, 20% (4%-62%) |" in text
     assert "| mean Allied VP | 18.2 (" in text
+    assert "| mean Allied VP where the Italians hold Kassala at the end | 2.0 (2.0-2.0) in 1 games |" in text
+    assert "| mean Allied VP where they do not | 22.2 (" in text and "in 4 games |" in text
     # the median of turns 2 and 4; Cheren in one of the two wins; Massaua in none
     assert "| Agordat | 2 of 2 | 3 | 2.5-3.5 | 2 |" in text
     assert "| Cheren | 1 of 2 | 4 | 4-4 | 10 |" in text

@@ -103,6 +103,9 @@ def balance_rows(results: Sequence[GameResult]) -> list[str]:
         f"| median Allied VP (middle half) | {statistics.median(vps):g} "
         f"({_quartile(vps, 0)}-{_quartile(vps, 2)}) | - |",
         f"| Italians hold Kassala at the end | {kassala} of {n}, {pct(kassala, n)} | at most 10% |",
+        *(f"| mean Allied VP where {label} | {vp_cell(part)} in {len(part)} games | - |"
+          for label, part in (("the Italians hold Kassala at the end", [r for r in results if kassala_lost(r)]),
+                              ("they do not", [r for r in results if not kassala_lost(r)])) if part),
         "",
         f"In the {a} games the Allies win, the turn each town first ends a turn in Allied hands:",
         "",

@@ -58,6 +58,7 @@ class Raid:
     phase: str  # the phase's title, and whose turn it was
     unit: str
     empty: bool  # walked in (no Allied unit there) rather than advanced after an attack
+    column: str = ""  # the CRT column of the attack it followed (11.5), as the log gives it
 
 
 @dataclass
@@ -67,6 +68,8 @@ class Facts:
     ring_attacks: int = 0
     ring_steps_lost: int = 0  # Allied steps lost in those attacks (the combat results, 11.x)
     start_steps: dict[str, int] = field(default_factory=dict)
+    # at the end: the Italian units in Kassala and their supply markers (12.4), "" for none
+    kassala_holders: list[tuple[str, str]] = field(default_factory=list)
 
     def held_at(self, town: str) -> int | None:
         r = self.result
@@ -111,6 +114,7 @@ def facts(scenario: Scenario, result: GameResult) -> Facts:
     ring = {cheren, *cheren.neighbours()}
     game = Game(scenario, seed=result.seed)
     out = Facts(result)
+    column = ""
     s = game.position.scenario
     out.start_steps = {side.value: sum(game.position.steps_left(u) for u, d in s.units.items() if d.side is side)
                        for side in Side}
@@ -120,15 +124,22 @@ def facts(scenario: Scenario, result: GameResult) -> Facts:
         before = len(game.log)
         held = game.position.controller("Kassala")
         game.apply(action)
+        if acting is Side.ITALIAN and isinstance(action, Attack | Resolve) and action.target == kassala:
+            column = next((e.split(" -> ")[-1] for entry in game.log[before:] for e in entry.events
+                           if " -> " in e and "attack" in e), "")
         if held is Side.ALLIED and game.position.controller("Kassala") is Side.ITALIAN:
             there = game.position.units_at(kassala)
             who = s.units[action.unit].name if isinstance(action, Move) else ", ".join(s.units[u].name for u in there)
+            walked = isinstance(action, Move)
             out.raids.append(Raid(moment.turn, f"{moment.side.adjective} {PHASE_TITLES[moment.phase]}", who,
-                                  isinstance(action, Move)))
+                                  walked, "" if walked else column))
         if acting is Side.ALLIED and isinstance(action, Attack | Resolve) and action.target in ring:
             out.ring_attacks += 1
             out.ring_steps_lost += sum(loss.steps for e in game.log[before:] for loss in e.losses
                                        if loss.side is Side.ALLIED)
+    p = game.position
+    out.kassala_holders = [(s.units[u].name, p.units[u].supply.value if p.units[u].supply is not None else "")
+                           for u in p.units_at(kassala) if p.units[u].side is Side.ITALIAN]
     return out
 
 
@@ -161,8 +172,18 @@ def table(all_facts: Sequence[Facts], collapse: float) -> list[str]:
         for (how, phase), k in by.most_common():
             turns = [r.turn for r in raids if (r.empty, r.phase) == (how.startswith("walked"), phase)]
             lines.append(f"| {how} | {phase} | {k} | {statistics.median(turns):g} |")
+        columns = Counter(r.column or "?" for r in raids if not r.empty)
+        if columns:
+            lines += ["", "The attacks the Italians advanced into Kassala after, by CRT column (11.5): "
+                      + ", ".join(f"{c} {k}" for c, k in sorted(columns.items()))]
         units = Counter(r.unit for r in raids)
         lines += ["", "Raiders: " + ", ".join(f"{u} {k}" for u, k in units.most_common())]
+    held = [f for f in all_facts if f.kassala_end]
+    if held:
+        empty = sum(not f.kassala_holders for f in held)
+        marked = Counter(m or "in supply" for f in held for _, m in f.kassala_holders)
+        lines += ["", f"Kassala Italian at the end: {len(held)} games; empty in {empty}; the Italian units "
+                  "there and their supply: " + (", ".join(f"{m} {k}" for m, k in marked.most_common()) or "none")]
     ring = [f for f in all_facts if f.ring_attacks]
     if ring:
         lines += ["", f"Allied attacks on the ring round Cheren: in {len(ring)} games, "
