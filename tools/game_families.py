@@ -138,7 +138,7 @@ def facts(scenario: Scenario, result: GameResult) -> Facts:
             out.ring_steps_lost += sum(loss.steps for e in game.log[before:] for loss in e.losses
                                        if loss.side is Side.ALLIED)
     p = game.position
-    out.kassala_holders = [(s.units[u].name, p.units[u].supply.value if p.units[u].supply is not None else "")
+    out.kassala_holders = [(s.units[u].name, str(p.units[u].supply or ""))
                            for u in p.units_at(kassala) if p.units[u].side is Side.ITALIAN]
     return out
 
