@@ -1,7 +1,7 @@
 """Sort the games of a `cheren simulate --logs` results file into families (issue 33, "diagnose
 before tuning"), so the counts in docs/balance.md can be reproduced:
 
-    python tools/game_families.py RESULTS.json [--list]
+    python tools/game_families.py RESULTS.json [--list] [--scenario DIR]
 
 Each game is replayed from its seed and its logged actions through the gate, and put in the first
 family it fits, in this order:
@@ -198,11 +198,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--collapse", type=float, default=0.5,
                     help="share of its starting steps a side loses in a collapse (default 0.5)")
     ap.add_argument("--list", action="store_true", help="also list each game's family")
+    ap.add_argument("--scenario", default=None, help="the scenario directory the games were played with "
+                    "(simulate's --scenario; default: the bundled one)")
     args = ap.parse_args(argv)
     results = read_results(args.results)
     if not results:
         raise SystemExit(f"{args.results}: no games")
-    scenario = load_scenario(None)
+    scenario = load_scenario(args.scenario)
     all_facts = [facts(scenario, r) for r in results]
     if args.list:
         for f in all_facts:
