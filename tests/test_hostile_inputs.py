@@ -102,6 +102,19 @@ def test_duplicate_yaml_keys_are_refused(tmp_path: Path) -> None:
     assert "the key hand_size appears twice in one mapping" in refused(d)
 
 
+def test_bundled_data_read_fast_is_what_the_bounded_loader_reads(tmp_path: Path) -> None:
+    # the bundled files go through libyaml (the app's start waits for them, issue 29): the same
+    # values, and a duplicate key still refused with the bounded loader's message
+    from cheren.scenario.safe_yaml import load_file, parse
+
+    for path in sorted(BUNDLED.glob("*.yaml")):
+        assert load_file(path, path.name, bundled=True) == parse(path.read_text(encoding="utf-8"), path.name)
+    twice = tmp_path / "chits.yaml"
+    twice.write_text("hand_size: 4\nhand_size: 9\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="the key hand_size appears twice in one mapping"):
+        load_file(twice, "chits.yaml", bundled=True)
+
+
 def test_scenario_data_that_validates_must_play(tmp_path: Path) -> None:
     d = scenario_copy(tmp_path)
     terrain = (d / "terrain.yaml").read_text(encoding="utf-8")

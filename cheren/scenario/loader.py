@@ -41,7 +41,7 @@ def read_yaml(path: Path, problems: list[Problem]) -> dict[str, Any] | None:
 
     name = path.name
     try:
-        data = load_file(path, name)
+        data = load_file(path, name, bundled=path.parent == BUNDLED)
     except YamlInputError as exc:
         problems.append(Problem(name, None, str(exc).removeprefix(f"{name}: ")))
         return None
