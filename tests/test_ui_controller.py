@@ -350,6 +350,21 @@ def painted(m: Any) -> tuple[str, ...]:
     return groups
 
 
+def test_the_map_sends_nothing_before_a_browser_is_there_and_everything_when_one_comes(moving: Board) -> None:
+    # a kernel kept ready for its page (cheren app, issue 29) builds the map before any browser:
+    # draw commands then would reach nobody, and the first browser gets a whole repaint anyway
+    from cheren.app.map import MapWidget
+
+    m = MapWidget(moving, 1000, 660)
+    assert set(m.canvas.stats.groups) == set(GROUPS) and m.canvas.stats.calls == 0
+    moving.play.select(HORSE)
+    assert set(painted(m)) == {"overlays", "ui"} and m.canvas.stats.calls == 0
+    m.canvas._client_ready()  # what ipycanvas calls when a browser has the canvas
+    assert set(painted(m)) == set(GROUPS) and m.canvas.stats.calls > 500
+    moving.set_hover(sorted(moving.play.legal_moves(HORSE))[0])
+    assert painted(m) == ("ui",) and m.canvas.stats.calls > 0
+
+
 def test_the_map_widget_repaints_only_what_changed(moving: Board) -> None:
     from cheren.app.map import PIXEL_RATIO, MapWidget
 

@@ -50,6 +50,7 @@ class MiniMap:
         self.widget.add_class("cheren-minimap")
         self.widget.on_mouse_down(self._click)
         self.widget.on_client_ready(self._client_ready)
+        self.seen = False  # nothing is drawn before a browser is there (SceneCanvas.seen)
         self._units: tuple[Any, ...] | None = None
         self._frame: tuple[float, ...] | None = None
         scene = board.scene()
@@ -66,6 +67,10 @@ class MiniMap:
         """Everything: the terrain (it never changes), the units and the frame."""
         from ipycanvas import hold_canvas
 
+        if not self.seen:  # what it would show is kept; drawn when a browser comes
+            self.units(force=force)
+            self.frame(force=force)
+            return
         scene = self.board.scene()
         ground = self.widget[0]
         with hold_canvas():
@@ -91,6 +96,8 @@ class MiniMap:
         if stacks == self._units and not force:
             return
         self._units = stacks
+        if not self.seen:
+            return
         layout, top = self.board.scene().layout, self.widget[1]
         size = max(3.0, layout.size * self.view.zoom * 1.1)
         with hold_canvas():
@@ -116,6 +123,8 @@ class MiniMap:
         if rect == self._frame and not force:
             return
         self._frame = rect
+        if not self.seen:
+            return
         top = self.widget[2]
         with hold_canvas():
             top.clear()
@@ -129,4 +138,5 @@ class MiniMap:
         manager = getattr(self.widget, "_canvas_manager", None)  # see SceneCanvas._client_ready
         if manager is not None:
             manager._current_canvas = None
+        self.seen = True
         self.paint(force=True)

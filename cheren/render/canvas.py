@@ -17,6 +17,9 @@ layers (map, counters, overlays, ui), a pan/zoom :class:`View`, and a repaint th
 the groups whose items changed, which makes redrawing idempotent.  It also carries the fix that
 makes the canvas paint in Voila and after a page reload (``on_client_ready`` plus forgetting the
 canvas manager's cached current canvas, ipycanvas#322): ipycanvas is pinned for that reason.
+Until a browser has said it is there, nothing is sent: a canvas is stateless for a browser that
+connects later, so whatever was drawn before would be drawn again then (the app built in a kernel
+kept ready for its page, issue 29, does its whole first paint once, when the page comes).
 """
 
 from __future__ import annotations
@@ -417,7 +420,8 @@ def paint_scene(
 # -- the widget ----------------------------------------------------------------------------
 @dataclass
 class PaintStats:
-    """What the last repaint did: which canvas groups, how many draw calls, how long."""
+    """What the last repaint did: which canvas groups, how many draw calls, how long.  Before a
+    browser is there, ``groups`` are those that changed and ``calls`` is 0: nothing was sent."""
 
     groups: tuple[str, ...] = ()
     calls: int = 0
@@ -431,7 +435,8 @@ class SceneCanvas:
 
     :meth:`show` repaints only the canvas groups (:data:`GROUPS`) whose items or view changed,
     in one batched message; calling it twice with an equal scene sends nothing.  The canvas
-    repaints itself whenever a browser connects (Voila, a page reload), see the module notes."""
+    repaints itself whenever a browser connects (Voila, a page reload), and sends nothing before
+    the first one does; see the module notes."""
 
     def __init__(
         self, width: int = 1000, height: int = 700, *, sync_image_data: bool = False,
@@ -448,6 +453,7 @@ class SceneCanvas:
         self.stats = PaintStats()
         self._painted: dict[str, tuple[Any, ...]] = {}
         self._listeners: list[Callable[[PaintStats], None]] = []
+        self.seen = False  # a browser has shown this canvas: draw commands reach it
         self.widget.on_client_ready(self._client_ready)
 
     # the layers as canvases, bottom to top
@@ -485,7 +491,7 @@ class SceneCanvas:
                 todo.append(group)
                 self._painted[group] = signature
         calls = 0
-        if todo:
+        if todo and self.seen:
             with hold_canvas():
                 for group in todo:
                     calls += paint_scene(
@@ -519,6 +525,7 @@ class SceneCanvas:
         manager = getattr(self.widget, "_canvas_manager", None)
         if manager is not None:
             manager._current_canvas = None
+        self.seen = True
         self.repaint()
 
 
