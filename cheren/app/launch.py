@@ -33,6 +33,9 @@ from cheren.scenario.resources import _SOURCE, notebooks_dir
 APP_NOTEBOOK = "app.ipynb"
 DEFAULT_FOLDER = "cheren-notebooks"
 POOL_SIZE = 1  # kernels kept ready: each holds the whole app (about 150 MB); a page takes one
+# seconds after a page took the kept kernel before the next one is started (Voila's default is 1):
+# starting one costs a few processor seconds, which the page being drawn needs first
+REFILL_DELAY = 6.0
 READY = "cheren app: ready for the next page"  # a kept kernel says so on the server's console
 
 
@@ -115,7 +118,7 @@ def _tool(module: str) -> list[str]:
 
 def app_command(folder: Path, port: int, browser: bool) -> list[str]:
     cmd = [*_tool("voila"), APP_NOTEBOOK, f"--port={port}", "--Voila.ip=127.0.0.1",
-           "--preheat_kernel=True", f"--pool_size={POOL_SIZE}"]
+           "--preheat_kernel=True", f"--pool_size={POOL_SIZE}", f"--VoilaKernelManager.fill_delay={REFILL_DELAY}"]
     return cmd + ([] if browser else ["--no-browser"])
 
 
