@@ -3,6 +3,11 @@
     .venv/bin/python benchmarks/bench_bots.py                      # look-ahead mirror games, seeds 5 6 7
     .venv/bin/python benchmarks/bench_bots.py --bots heuristic,heuristic --seeds 1,2,3 --rounds 5
     .venv/bin/python benchmarks/bench_bots.py --baseline cf5a9bd   # the commit to compare with
+    .venv/bin/python benchmarks/bench_bots.py --revision 04eb31c --baseline 1019f9d   # two commits
+
+``--revision`` plays a commit's code in place of this checkout's (both taken out of git), so a
+round of speed work can be measured after main has moved on: rule changes landed since may
+change the games, and games are only compared with games of the same rules.
 
 The baseline's code is taken out of git (``git archive``) into a temporary folder; each game is
 played in a fresh interpreter, this checkout's and the baseline's one after the other (A B A B),
@@ -53,6 +58,7 @@ def play(code: Path, bots: str, seed: int) -> dict[str, float | str]:
 
 
 def checkout(revision: str, into: Path) -> Path:
+    into.mkdir(parents=True, exist_ok=True)
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision], capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
     return into
@@ -64,16 +70,19 @@ def main() -> None:
     parser.add_argument("--bots", default="lookahead,lookahead", help="allied,italian (default the look-ahead mirror)")
     parser.add_argument("--seeds", default="5,6,7", help="comma-separated game seeds")
     parser.add_argument("--rounds", type=int, default=3, help="games per seed and side (median taken)")
+    parser.add_argument("--revision", default=None, help="play this git revision instead of this checkout")
     args = parser.parse_args()
     seeds = [int(x) for x in args.seeds.split(",")]
     with tempfile.TemporaryDirectory(prefix="cheren-baseline-") as tmp:
-        base = checkout(args.baseline, Path(tmp))
+        base = checkout(args.baseline, Path(tmp) / "baseline")
+        here = ROOT if args.revision is None else checkout(args.revision, Path(tmp) / "revision")
         runs: dict[tuple[str, int], list[dict[str, float | str]]] = {}
         for _ in range(args.rounds):
             for seed in seeds:
-                for label, code in (("new", ROOT), ("baseline", base)):
+                for label, code in (("new", here), ("baseline", base)):
                     runs.setdefault((label, seed), []).append(play(code, args.bots, seed))
-    print(f"{args.bots.replace(',', ' vs ')}, {args.rounds} rounds, this checkout against {args.baseline}\n")
+    this = "this checkout" if args.revision is None else args.revision
+    print(f"{args.bots.replace(',', ' vs ')}, {args.rounds} rounds, {this} against {args.baseline}\n")
     print("| seed | Allied VP | this checkout (cpu s) | baseline (cpu s) | speed-up | wall s (this / baseline) |")
     print("|---|---|---|---|---|---|")
     ups = []
