@@ -34,6 +34,17 @@ def test_a_dask_sweep_equals_the_process_pool_run(cluster: LocalCluster) -> None
     assert len({r.seed for r in dask}) == 6
 
 
+def test_planner_games_on_dask_are_the_games_played_in_one_process(cluster: LocalCluster) -> None:
+    # the strongest bot in bulk (issue 29): its play-outs share caches within a game, and a worker
+    # that plays two games in a row plays each as one process alone would
+    here = simulate(2, seed=3, allied="planner:2", italian="planner:2", keep_log=True)
+    with Client(cluster) as client:
+        dask = simulate(2, seed=3, allied="planner:2", italian="planner:2", executor=client.get_executor(),
+                        keep_log=True, batch=2)
+    assert [asdict(r) for r in dask] == [asdict(r) for r in here]
+    assert {r.allied_bot for r in dask} == {"planner:2"} and len({r.seed for r in dask}) == 2
+
+
 def test_cheren_simulate_runs_on_a_dask_scheduler(cluster: LocalCluster, tmp_path: Path) -> None:
     out = tmp_path / "dask.json"
     assert main(["simulate", "--games", "4", "--seed", "5", "--dask", cluster.scheduler_address,
