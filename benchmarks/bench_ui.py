@@ -74,6 +74,7 @@ def main() -> None:
         c.overlays.set(key)
     overlays = c.overlays.drawn()
     canvas = SceneCanvas(1000, 660)
+    canvas.seen = True  # as once a browser has connected: before that a canvas sends nothing
 
     def svg() -> object:
         return scene_to_svg(build_scene(scenario, game.position, overlays, legend=False))
@@ -128,6 +129,17 @@ def main() -> None:
     c.playouts.wait(60)
     rows.append((f"select a unit while play-outs run ({done} games done meanwhile)", t_busy,
                  f"{t_busy / t_svg:.2f} ({t_busy / t_select:.2f} x the idle select)"))
+
+    # what `cheren app`'s kept kernel does before its page comes (cheren.app.launch): read the
+    # bundled scenario and build the whole app (its first paint waits for the browser)
+    from cheren.app import App
+    from cheren.scenario.loader import load_scenario as read_scenario
+
+    t_read = median_seconds(read_scenario, max(3, repeats // 3))
+    rows.append(("read, check and compile the bundled scenario", t_read, f"{t_read / t_svg:.2f}"))
+    t_app = median_seconds(App, max(3, repeats // 3))
+    rows.append(("build the app, `App()` (a new game; nothing painted before a browser)", t_app,
+                 f"{t_app / t_svg:.2f}"))
 
     on_map = sum(1 for u in game.position.units.values() if u.on_map)
     print(
