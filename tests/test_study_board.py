@@ -363,6 +363,11 @@ def test_the_gauge_says_games_done_the_running_estimate_and_the_bots() -> None:
     assert "2 of 10 play-outs so far in 4 s" in running and "width:20.0%" in running
     assert "Allied win" in running and "95% intervals" in running and "the random bot on both sides" in running
     assert "Stopped: 2 of 10 play-outs finished and kept" in gauge_html(ev, 10, "stopped")
+    # the results bar names its parts: a bare "100%" beside the progress bar read as the run's progress
+    from cheren.app.analysis_panel import shares_html
+
+    bar = shares_html(ev)
+    assert any(f">{name} " in bar for name in ("Allied win", "draw", "Italian win")), bar
 
 
 def test_the_editor_opens_on_the_apps_own_map_and_play_from_here_brings_the_position_back() -> None:

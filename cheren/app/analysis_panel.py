@@ -47,15 +47,17 @@ def report_html(report: AnalysisReport) -> str:
 
 
 def shares_html(ev: Evaluation) -> str:
-    """P(Allied win) / P(draw) / P(Italian win) as one bar."""
+    """P(Allied win) / P(draw) / P(Italian win) as one bar, each part named where it has room (a
+    bare "100%" read as the progress of the run)."""
     w = ev.winners()
     parts = []
     for key, colour, name in (("allied", ALLIED, "Allied win"), ("draw", DRAW, "draw"),
                               ("italian", ITALIAN, "Italian win")):
         share = w[key]
         if share.count:
+            text = f"{name} {share.p:.0%}" if share.p >= 0.3 else f"{share.p:.0%}"
             parts.append(f"<div title='{name}: {share}' style='width:{share.p * 100:.1f}%;background:{colour};"
-                         f"color:#fff;text-align:center;font-size:11px;overflow:hidden'>{share.p:.0%}</div>")
+                         f"color:#fff;text-align:center;font-size:11px;overflow:hidden;white-space:nowrap'>{text}</div>")
     style = "display:flex;height:18px;border:1px solid #2d2418;border-radius:3px;overflow:hidden"
     return f"<div style='{style}'>{''.join(parts)}</div>"
 
