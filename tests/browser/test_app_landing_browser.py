@@ -25,7 +25,7 @@ BOXES = """(sel) => { const c = document.querySelector(sel); const box = c.close
 
 
 def open_app(page: Any, voila_url: str) -> None:
-    page.goto(f"{voila_url}/voila/render/app.ipynb")
+    page.goto(f"{voila_url}/voila/render/app.ipynb", timeout=90_000)  # Voila runs the notebook before the load
     page.wait_for_selector(".cheren-app .cheren-bar", timeout=90_000)
     page.wait_for_selector(CANVAS, state="attached", timeout=60_000)
     reveal = page.locator(".cheren-reveal:visible")
