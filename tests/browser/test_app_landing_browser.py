@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from cheren.app.hidden_info import SEATINGS
 from tests.browser.conftest import TIMEOUT_MS
 
 expect.set_options(timeout=TIMEOUT_MS)
@@ -37,6 +38,10 @@ def open_app(page: Any, voila_url: str) -> None:
 
 def test_voila_the_game_is_taken_up_again_after_a_reload(page: Any, voila_url: str) -> None:
     open_app(page, voila_url)
+    # a new game, hot-seat, whatever an earlier test left (a study comes back as a study, no curtain)
+    page.locator(".cheren-mode select").first.select_option(label=SEATINGS["hot-seat"])
+    page.locator("button.cheren-new-game").first.click()
+    expect(page.locator(".cheren-bar").first).to_have_attribute("data-phase", "reinforcement")
     bar = page.locator(".cheren-bar").first
     page.locator(".cheren-end-phase").first.click()
     expect(bar).to_have_attribute("data-phase", "movement")
