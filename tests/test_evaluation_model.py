@@ -133,3 +133,32 @@ def test_the_shipped_model_was_trained_on_the_bundled_scenario() -> None:
     position = load_position("agordat", s)
     chances = model.chances(position)
     assert 0.0 <= chances.allied <= 1.0
+
+
+def test_calibrate_eval_measures_against_unseen_games_and_playouts(small_model: tuple[Path, Path], tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    model, trained_on = small_model
+    unseen = tmp_path / "unseen.json"
+    assert main(["simulate", "--games", "2", "--seed", "99", "--allied", "random", "--italian", "random", "--logs",
+                 "--out", str(unseen), "--quiet"]) == 0
+    capsys.readouterr()
+    out, chart = tmp_path / "cal.json", tmp_path / "cal.png"
+    assert main(["calibrate-eval", "--model", str(model), "--games", str(unseen), "--random", "2", "--playouts", "3",
+                 "--out", str(out), "--chart", str(chart), "--games-chart", str(tmp_path / "games.png"),
+                 "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    assert "On 2 games the model never saw" in printed and "mean absolute error" in printed
+    data = json.loads(out.read_text())
+    points = data["playouts"]["points"]
+    assert len(points) == 2 and all(p["games"] == 3 for p in points)
+    assert data["playouts"]["bot"] == "random"  # the model's own bot, by default
+    assert data["playouts"]["mae"] == pytest.approx(sum(abs(p["model"] - p["wins"] / 3) for p in points) / 2)
+    assert chart.read_bytes()[:4] == b"\x89PNG" and (tmp_path / "games.png").read_bytes()[:4] == b"\x89PNG"
+    # the same play-outs measure another model without being played again
+    again = tmp_path / "again.json"
+    assert main(["calibrate-eval", "--model", str(model), "--random", "2", "--playouts-from", str(out),
+                 "--out", str(again), "--quiet"]) == 0
+    assert json.loads(again.read_text())["playouts"] == data["playouts"]
+    # the games a model was trained on are no measure of it
+    assert main(["calibrate-eval", "--model", str(model), "--games", str(trained_on)]) == 2
+    assert "trained on this run's games" in capsys.readouterr().err

@@ -41,7 +41,7 @@ def add_parsers(sub: Any) -> None:
 def cmd_train_eval(args: argparse.Namespace) -> int:
     from cheren.players.cluster import dask_executor
     from cheren.players.results_file import Run, read_run, write_results
-    from cheren.players.simulate import GameResult
+    from cheren.players.simulate import GameResult, SimulationInterrupted
     from cheren.study.evaluation.model import INSTALL_HINT
     from cheren.study.evaluation.training import model_file, play_games, positions_of, train
 
@@ -82,13 +82,16 @@ def cmd_train_eval(args: argparse.Namespace) -> int:
         bot, seeds = args.bot, [args.seed]
         dask = check_dask_address(args.dask) if args.dask is not None else None
         with dask_executor(dask, args.jobs) if dask is not None else nullcontext(None) as executor:
-            results = play_games(args.games, args.seed, bot, executor=executor, jobs=args.jobs,
-                                 progress=not args.quiet, scenario_dir=args.scenario)
+            try:
+                results = play_games(args.games, args.seed, bot, executor=executor, jobs=args.jobs,
+                                     progress=not args.quiet, scenario_dir=args.scenario)
+            except SimulationInterrupted:  # nothing kept: `cheren simulate --logs` keeps games, then --from
+                raise KeyboardInterrupt from None
         if args.games_out:
             write_results(results, args.games_out, Run(args.games, args.seed, bot, bot, True,
                                                        scenario=scenario.digest))
     data = positions_of(results, scenario, jobs=args.jobs, scenario_dir=args.scenario, progress=not args.quiet)
-    trained = train(data, scenario, seed=seeds[0] % (2**31), jobs=args.jobs)
+    trained = train(data, scenario, seed=seeds[0] % (2**31))
     write_output(args.out, model_file(trained, scenario, results, bot, seeds, len(data.rows)))
     v = trained.validation
     print(f"wrote {args.out}: {len(results)} games of {bot} against itself, {len(data.rows)} positions; "
@@ -119,20 +122,26 @@ def add_review_parsers(sub: Any) -> None:
     rv.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
     rv.set_defaults(func=cmd_review)
 
-    ca = sub.add_parser("calibrate-eval", help="measure the learned evaluation against play-outs of positions it "
-                        "was not trained on")
+    ca = sub.add_parser("calibrate-eval", help="measure the learned evaluation against play-outs of positions, or "
+                        "against the outcomes of games, it was not trained on")
     ca.add_argument("--model", help="an evaluation model file (default: the one cheren ships)")
+    ca.add_argument("--library", action="store_true", help="play out every library position")
+    ca.add_argument("--random", type=int, default=0, help="play out this many mid-game positions of games on "
+                    "seeds drawn from --seed")
     ca.add_argument("--playouts", type=int, default=200, help="play-outs per position (default 200)")
-    ca.add_argument("--random", type=int, default=0, help="also this many mid-game positions from games on "
-                    "seeds drawn from --seed (default 0)")
-    ca.add_argument("--no-library", action="store_true", help="leave out the library's positions")
+    ca.add_argument("--games", dest="game_files", action="append", metavar="FILE",
+                    help="a results file of games the model never saw (cheren simulate --logs, the model's bot on "
+                         "both sides): the model on their positions against how they ended; repeatable")
+    ca.add_argument("--playouts-from", metavar="FILE", help="take the play-outs from this earlier --out (the same "
+                    "positions, bot and seed): measure a retrained model without playing them again")
     ca.add_argument("--seed", type=int, default=34900, help="seed of the play-outs and of the mid-game positions "
                     "(default 34900; keep it apart from the training seeds)")
     ca.add_argument("--bot", help="the bot of the play-outs (default: the one that made the model's data)")
     ca.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     ca.add_argument("--out", help="write the measurements here (JSON)")
-    ca.add_argument("--chart", help="write the reliability chart here (PNG)")
-    ca.add_argument("--force", action="store_true", help="replace --out and --chart if they exist")
+    ca.add_argument("--chart", help="write the play-outs' reliability chart here (PNG)")
+    ca.add_argument("--games-chart", help="write the games' reliability chart here (PNG)")
+    ca.add_argument("--force", action="store_true", help="replace the files written if they exist")
     ca.add_argument("--quiet", action="store_true", help="no progress bar")
     ca.set_defaults(func=cmd_calibrate)
 
@@ -183,33 +192,82 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
     from cheren.files import library_names, load_position
     from cheren.players.progress_bar import game_progress
-    from cheren.study.evaluation.calibration import calibrate, mid_game_positions
+    from cheren.players.results_file import read_run
+    from cheren.study.analysis.charts import to_png
+    from cheren.study.evaluation.calibration import calibrate, mid_game_positions, reliability
+    from cheren.study.evaluation.charts import reliability_bins_chart, reliability_chart
 
     check_seed(args.seed)
     check_jobs(args.jobs)
     check_games(args.playouts)
+    if not (args.library or args.random or args.game_files):
+        raise UsageError("nothing to measure: give --library, --random N or --games FILE")
     scenario = load_scenario(None)
     model = _model(args.model, scenario)
     bot = args.bot or model.provenance.bot
     check_bots(bot)
-    for path in (args.out, args.chart):
+    for path in (args.out, args.chart, args.games_chart):
         if path:
             check_output(path, force=args.force)
-    positions = [] if args.no_library else [(name, load_position(name, scenario)) for name in library_names(scenario)]
+    report: dict[str, Any] = {"model": model.provenance.caption()}
+    if args.game_files:
+        games = []
+        for path in args.game_files:
+            found, run = read_run(path)
+            if run.scenario != scenario.digest:
+                raise UsageError(f"--games {path}: its games were played on other scenario data (changed since)")
+            if run.seed in model.provenance.seeds:
+                raise UsageError(f"--games {path}: the model was trained on this run's games (seed {run.seed})")
+            games += found
+        rel = reliability(model, scenario, games, jobs=args.jobs)
+        print(f"On {rel.games} games the model never saw ({rel.bot} on both sides, {rel.positions} positions):\n")
+        print(rel.table() + "\n")
+        report["games"] = rel.to_json()
+        if args.games_chart:
+            write_output(args.games_chart, to_png(reliability_bins_chart(rel)))
+    positions = [(name, load_position(name, scenario)) for name in library_names(scenario)] if args.library else []
     if args.random:
         positions += mid_game_positions(scenario, args.random, args.seed, bot)
-    if not positions:
-        raise UsageError("no positions to measure (--no-library and no --random)")
-    with game_progress(len(positions), "positions") if not args.quiet else nullcontext(None) as bar:
-        cal = calibrate(model, positions, args.playouts, bot=bot, seed=args.seed, jobs=args.jobs, progress=bar)
-    print(cal.table())
-    print(f"\n{len(positions)} positions, {args.playouts} play-outs each by {bot} on both sides (seed {args.seed}); "
-          f"model: {model.provenance.caption()}")
-    if args.out:
-        write_output(args.out, json.dumps(cal.to_json(), indent=1) + "\n")
-    if args.chart:
-        from cheren.study.analysis.charts import to_png
-        from cheren.study.evaluation.charts import reliability_chart
+    if positions:
+        if args.playouts_from:
+            cal = _reuse_playouts(args.playouts_from, model, positions)
+        else:
+            from cheren.players.simulate import SimulationInterrupted
 
-        write_output(args.chart, to_png(reliability_chart(cal)))
+            with game_progress(len(positions), "positions") if not args.quiet else nullcontext(None) as bar:
+                try:
+                    cal = calibrate(model, positions, args.playouts, bot=bot, seed=args.seed, jobs=args.jobs,
+                                    progress=bar)
+                except SimulationInterrupted:
+                    raise KeyboardInterrupt from None
+        print(cal.table())
+        print(f"\n{len(cal.points)} positions, {cal.playouts} play-outs each by {cal.bot} on both sides "
+              f"(seed {cal.seed})")
+        report["playouts"] = cal.to_json()
+        if args.chart:
+            write_output(args.chart, to_png(reliability_chart(cal)))
+    print(f"model: {model.provenance.caption()}")
+    if args.out:
+        write_output(args.out, json.dumps(report, indent=1) + "\n")
     return 0
+
+
+def _reuse_playouts(path: str, model: Any, positions: list[Any]) -> Any:
+    """The play-outs of an earlier ``calibrate-eval --out``, with this model's chances."""
+    import json
+    from pathlib import Path
+
+    from cheren.study.evaluation.calibration import Calibration, Point
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))["playouts"]
+        done = {str(p["label"]): (int(p["wins"]), int(p["games"])) for p in data["points"]}
+        bot, playouts, seed = str(data["bot"]), int(data["playouts"]), int(data["seed"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"--playouts-from {path}: not the --out of cheren calibrate-eval with play-outs "
+                         f"({type(exc).__name__})") from None
+    missing = [label for label, _ in positions if label not in done]
+    if missing:
+        raise UsageError(f"--playouts-from {path}: no play-outs of {', '.join(missing[:3])}")
+    points = [Point(label, model.chances(p).allied, *done[label]) for label, p in positions]
+    return Calibration(points, bot, playouts, seed)

@@ -99,3 +99,69 @@ def calibrate(model: EvaluationModel, positions: list[tuple[str, Position]], pla
         if progress is not None:
             progress(i + 1, len(positions))
     return Calibration(points, bot, playouts, seed)
+
+
+@dataclass(frozen=True)
+class Bin:
+    low: float
+    high: float
+    positions: int
+    games: int  # distinct games among them
+    mean_model: float
+    wins: int  # positions whose game the Allies won
+
+    @property
+    def share(self) -> float:
+        return self.wins / self.positions if self.positions else 0.0
+
+
+@dataclass
+class Reliability:
+    """The model on positions of games it never saw, against how those games ended: binned by
+    the model's P(Allied win), each bin's mean against the share of its positions whose game the
+    Allies won.  A game's positions are many but one outcome: the bins' intervals are wide."""
+
+    bins: list[Bin]
+    games: int
+    positions: int
+    bot: str
+
+    @property
+    def ece(self) -> float:
+        """Expected calibration error: the bins' gaps weighted by their positions."""
+        n = sum(b.positions for b in self.bins)
+        return sum(b.positions * abs(b.mean_model - b.share) for b in self.bins) / n if n else float("nan")
+
+    def table(self) -> str:
+        lines = ["| model P(Allied win) | positions (games) | mean model | Allied won | gap |", "|---|---|---|---|---|"]
+        for b in self.bins:
+            if b.positions:
+                lines.append(f"| {b.low:.1f}-{b.high:.1f} | {b.positions} ({b.games}) | {b.mean_model:.2f} | "
+                             f"{b.share:.2f} | {abs(b.mean_model - b.share):.2f} |")
+        lines.append(f"| **all** | {self.positions} ({self.games}) | | | **{self.ece:.3f}** (weighted) |")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"bot": self.bot, "games": self.games, "positions": self.positions, "ece": self.ece,
+                "bins": [vars(b) | {"share": b.share} for b in self.bins]}
+
+
+def reliability(model: EvaluationModel, scenario: Scenario, results: list[Any], *, bins: int = 10,
+                jobs: int = 1) -> Reliability:
+    """The model against the outcomes of ``results`` (games with their actions), every sampled
+    position (:func:`cheren.study.evaluation.training.positions_of`)."""
+    from cheren.study.evaluation.training import positions_of
+
+    data = positions_of(results, scenario, jobs=jobs)
+    allied = {i for i, band in enumerate(scenario.info.victory) if band.winner is not None
+              and band.winner.value == "allied"}
+    ps = [c.allied for c in model.chances_of_rows(data.rows)] if data.rows else []
+    out = []
+    for k in range(bins):
+        lo, hi = k / bins, (k + 1) / bins
+        idx = [i for i, p in enumerate(ps) if lo <= p < hi or (k == bins - 1 and p == 1.0)]
+        out.append(Bin(lo, hi, len(idx), len({data.games[i] for i in idx}),
+                       sum(ps[i] for i in idx) / len(idx) if idx else 0.0,
+                       sum(1 for i in idx if data.labels[i] in allied)))
+    bot = results[0].allied_bot if results else ""
+    return Reliability(out, len(results), len(ps), bot)

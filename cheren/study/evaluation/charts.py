@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from cheren.study.analysis.charts import ALLIED, DRAW, INK, ITALIAN, _figure, _style
 from cheren.study.analysis.evaluate import wilson
-from cheren.study.evaluation.calibration import Calibration
+from cheren.study.evaluation.calibration import Calibration, Reliability
 from cheren.study.evaluation.review import Review
 
 if TYPE_CHECKING:
@@ -63,6 +63,30 @@ def reliability_chart(cal: Calibration) -> Figure:
     ax.set_xlabel("learned evaluation: P(Allied win)")
     ax.set_ylabel(f"play-outs by {cal.bot}: share of Allied wins")
     ax.set_title(f"Calibration: mean absolute error {cal.mae:.3f} over {len(cal.points)} positions", fontsize=10)
+    ax.legend(fontsize=8, loc="upper left", frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def reliability_bins_chart(rel: Reliability) -> Figure:
+    """The model's mean P(Allied win) in each bin against the share of Allied wins there."""
+    fig = _figure(5.2, 5.0)
+    ax = fig.add_subplot(1, 1, 1)
+    _style(ax)
+    ax.plot([0, 1], [0, 1], color=INK, linewidth=0.8, linestyle="--", label="a perfect evaluation")
+    used = [b for b in rel.bins if b.positions]
+    sizes = [20 + 200 * b.positions / max(1, rel.positions) for b in used]
+    ax.scatter([b.mean_model for b in used], [b.share for b in used], s=sizes, color=ALLIED, alpha=0.8,
+               label="a bin of positions (size: how many)")
+    for b in used:
+        lo, hi = wilson(b.wins * b.games // max(1, b.positions), b.games)  # one outcome per game: n = games
+        ax.plot([b.mean_model, b.mean_model], [lo, hi], color=ALLIED, linewidth=0.8)
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel("learned evaluation: P(Allied win)")
+    ax.set_ylabel("share of those positions whose game the Allies won")
+    ax.set_title(f"Reliability on {rel.games} unseen games of {rel.bot}\n({rel.positions} positions; "
+                 f"weighted gap {rel.ece:.3f}; bars: 95% intervals over games)", fontsize=9)
     ax.legend(fontsize=8, loc="upper left", frameon=False)
     fig.tight_layout()
     return fig

@@ -123,7 +123,7 @@ class Trained:
     validation: dict[str, float]
 
 
-def train(data: Dataset, scenario: Scenario, *, seed: int = 0, jobs: int = 1, rounds: int = ROUNDS) -> Trained:
+def train(data: Dataset, scenario: Scenario, *, seed: int = 0, rounds: int = ROUNDS) -> Trained:
     """Fit the multiclass model; the last :data:`HOLD_OUT` of the games (by game number) are
     held out, stop the boosting when they stop improving, and give the validation figures:
     multiclass log loss, the Brier score and mean absolute error of P(Allied win) against the
@@ -141,7 +141,8 @@ def train(data: Dataset, scenario: Scenario, *, seed: int = 0, jobs: int = 1, ro
     x = np.asarray(data.rows, dtype=np.float64)
     y = np.asarray(data.labels)
     held = np.asarray(data.games) >= cut
-    params = {**PARAMS, "num_class": levels, "seed": seed, "num_threads": max(1, jobs)}
+    # one thread: on a machine others share, OpenMP threads wait for each other (many times slower)
+    params = {**PARAMS, "num_class": levels, "seed": seed, "num_threads": 1}
     fit = lightgbm.Dataset(x[~held], y[~held], free_raw_data=False)
     callbacks: list[Any] = []
     valid = []
