@@ -64,15 +64,6 @@ def test_an_unreachable_scheduler_is_a_clear_error() -> None:
         pass
 
 
-def test_the_planner_plays_a_sweep_on_dask_exactly_as_in_a_process_pool(cluster: LocalCluster) -> None:
-    # issue 33 (item 7): the strongest bot on the cluster, its play-outs included
-    pool = simulate(2, seed=33, allied="planner:2", italian="heuristic", jobs=2, keep_log=True)
-    with Client(cluster) as client:
-        dask = simulate(2, seed=33, allied="planner:2", italian="heuristic", executor=client.get_executor(),
-                        keep_log=True, batch=1)
-    assert [asdict(r) for r in dask] == [asdict(r) for r in pool]
-
-
 def test_cheren_analyse_plays_its_planner_play_outs_on_a_dask_scheduler(cluster: LocalCluster, tmp_path: Path) -> None:
     here, there = tmp_path / "here.json", tmp_path / "dask.json"
     common = ["analyse", "massaua", "--games", "3", "--seed", "4", "--quiet"]
