@@ -85,17 +85,22 @@ class _BoundedLoader(yaml.SafeLoader):
             self._depth -= 1
 
     def construct_mapping(self, node: Any, deep: bool = False) -> Any:
-        seen: set[Any] = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=True)
-            try:
-                duplicate = key in seen
-            except TypeError:
-                raise _Refused("a mapping key must be a plain value", key_node.start_mark) from None
-            if duplicate:
-                raise _Refused(f"the key {_short(key)} appears twice in one mapping", key_node.start_mark)
-            seen.add(key)
+        _check_keys(self, node)
         return super().construct_mapping(node, deep=deep)
+
+
+def _check_keys(loader: Any, node: Any) -> None:
+    """Refuse a mapping whose key is repeated or is not a plain value (both loaders)."""
+    seen: set[Any] = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        try:
+            duplicate = key in seen
+        except TypeError:
+            raise _Refused("a mapping key must be a plain value", key_node.start_mark) from None
+        if duplicate:
+            raise _Refused(f"the key {_short(key)} appears twice in one mapping", key_node.start_mark)
+        seen.add(key)
 
 
 _BoundedLoader.add_constructor(
@@ -141,10 +146,13 @@ def load_file(path: str | Path, source: str | None = None, *, bundled: bool = Fa
     name = source or str(path)
     text = read_text(path, name)
     if bundled and _FastLoader is not None:
+        fast = _FastLoader(text)  # CSafeLoader: the safe constructor
         try:
-            return yaml.load(text, Loader=_FastLoader)  # CSafeLoader: the safe constructor
+            return fast.get_single_data()
         except (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError):
             pass  # the bounded loader says what is wrong, in its own words
+        finally:
+            fast.dispose()
     return parse(text, name)
 
 
@@ -154,16 +162,7 @@ def _fast_loader() -> Any:
 
     class FastLoader(yaml.CSafeLoader):
         def construct_mapping(self, node: Any, deep: bool = False) -> Any:
-            seen: set[Any] = set()
-            for key_node, _ in node.value:
-                key = self.construct_object(key_node, deep=True)
-                try:
-                    duplicate = key in seen
-                except TypeError:
-                    duplicate = True
-                if duplicate:  # the bounded loader reads it again and says what is wrong
-                    raise yaml.YAMLError("a duplicate or unhashable key")
-                seen.add(key)
+            _check_keys(self, node)  # a refusal: the bounded loader reads it again and says what is wrong
             return super().construct_mapping(node, deep=deep)
 
     FastLoader.add_constructor(
