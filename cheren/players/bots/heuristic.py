@@ -45,6 +45,7 @@ from cheren.engine.actions import (
     Uncommit,
 )
 from cheren.engine.combat_whatif import WhatIf, proposed, what_if
+from cheren.engine.game import Game
 from cheren.engine.position import Position, Status, chit_key
 from cheren.engine.registry import Decision
 from cheren.engine.rules.combat_eligibility import air_refusal, air_unit, unit_refusal
@@ -196,6 +197,10 @@ class HeuristicBot:
                 if best is None or value > best[0]:
                     reason = attack_reason(p, target, wi)
                     best = (value, Attack(target, tuple(attackers), use_air), reason)
+        return self._make_attack(game, p, side, best)
+
+    def _make_attack(self, game: Game, p: Position, side: Side, best: tuple[float, Attack, str] | None) -> Choice:
+        """The best attack if it pays and the gate takes it, else the end of the phase."""
         if best is not None and best[0] > self.attack_threshold and game.check(best[1]).ok:
             attack = best[1]
             chit = self._attack_chit(p, side)

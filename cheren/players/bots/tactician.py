@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from cheren.engine.actions import Action, Attack, Commit, EndPhase, Move, PlayChit, Retreat, StayAndLose
+from cheren.engine.actions import Action, Attack, EndPhase, Move, PlayChit, Retreat, StayAndLose
 from cheren.engine.combat_whatif import proposed, what_if
 from cheren.engine.position import Position, chit_key
 from cheren.engine.registry import Decision
@@ -280,14 +280,7 @@ class TacticianBot(HeuristicBot):
                     kept = len(attack.attackers) - len(used)
                     attack = Attack(attack.target, used, attack.air)
                     best = (best[0], attack, f"{best[2]}; {kept} unit(s) next to it kept for another attack")
-        if best is not None and best[0] > self.attack_threshold and game.check(best[1]).ok:
-            attack = best[1]
-            chit = self._attack_chit(p, side)
-            if chit is not None:
-                self._plan = attack
-                return Choice(Commit(attack.attackers[0], attack.target), f"{best[2]}; assemble it to play {chit}")
-            return Choice(attack, best[2])
-        return Choice(EndPhase(), "no attack pays")
+        return self._make_attack(game, p, side, best)
 
     @staticmethod
     def _trim(p: Position, target: Hex, attackers: tuple[str, ...], air: bool, d: Fraction, a: Fraction,
