@@ -27,7 +27,7 @@ class GamePanel:
         self._bot = bot
         self._bots: dict[str, Any] = {}
         self._quiet = False
-        self.mode = w.Dropdown(description="Who plays", layout=w.Layout(width="330px"),
+        self.mode = w.Dropdown(description="Who plays", layout=w.Layout(width="460px"),
                                style={"description_width": "70px"})
         self.mode.add_class("cheren-seating")
         self.mode.add_class("cheren-mode")
