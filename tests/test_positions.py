@@ -248,7 +248,7 @@ def _unit_block(name: str) -> str:
             lambda t: t.replace("- unit: Skinner's Horse", '- unit: "11 Ind"'),
             "bad.yaml: units[5] (11 Ind): 11 Ind is already given at units[2] (11 Ind)",
         ),
-        (lambda t: t.replace("    steps: 3\n", "    steps: 5\n", 1), "11 Ind has 4 step(s), not 5 (11.6)"),
+        (lambda t: t.replace("    steps: 3\n", "    steps: 5\n", 1), "11 Ind has 4 steps, not 5 (11.6)"),
         (
             lambda t: t.replace("    supply: low\n", "").replace(
                 'hex: "2005"\n    steps: 3\n', 'hex: "2005"\n    steps: 3\n    supply: medium\n', 1

@@ -22,7 +22,7 @@ from cheren.app.editor_marks import editor_marks
 from cheren.engine.game import Game
 from cheren.engine.opening import initial_position
 from cheren.engine.position import Position, Status, Supply
-from cheren.engine.wording import hex_text, rules_cited
+from cheren.engine.wording import counted, hex_text, rules_cited
 from cheren.files import (
     PositionProblem,
     PositionRecord,
@@ -265,13 +265,13 @@ class EditorController:
 
         def change(p: Position) -> str | None:
             if not 1 <= steps_left <= d.steps:
-                return f"{d.name} has {d.steps} step(s); steps left must be 1 to {d.steps} (11.6)"
+                return f"{d.name} has {counted(d.steps, 'step')}; steps left must be 1 to {d.steps} (11.6)"
             if p.units[uid].status is not Status.MAP:
                 return f"{d.name} is not on the map"
             p.units[uid].steps_lost = d.steps - steps_left
             return None
 
-        return self._edit(change, done=f"{d.name} now has {steps_left} step(s)")
+        return self._edit(change, done=f"{d.name} now has {counted(steps_left, 'step')}")
 
     def set_supply(self, uid: str, marker: Supply | str | None) -> Feedback:
         d = self.scenario.units[uid]

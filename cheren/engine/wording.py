@@ -18,6 +18,11 @@ def mp_text(value: Any) -> str:
     return str(value)
 
 
+def counted(n: int, noun: str) -> str:
+    """A count with its noun as a player writes it: '1 step', '4 steps' (never 'step(s)')."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def hex_text(h: Hex) -> str:
     """A hex's CCRR label, or its axial pair when it lies off the labelled grid (or, for
     something that is not a hex at all, as a malformed action may hold, its repr)."""

@@ -17,6 +17,7 @@ from typing import Any
 
 from cheren.engine.dice import Dice
 from cheren.engine.position import ChitState, Position, Status, Supply, UnitState, chit_instances, chit_key
+from cheren.engine.wording import counted
 from cheren.files.position_model import Chits, Event, Follows, Placement, Plan, PositionFileModel, Question
 from cheren.files.position_problems import canonical, canonical_chits, errors, has_arrived
 from cheren.files.position_saves import SaveError
@@ -202,7 +203,7 @@ def _place(s: Scenario, unit: UnitState, placement: Placement, where: str, fail:
         return
     steps = d.steps if placement.steps is None else placement.steps
     if steps > d.steps:
-        fail(f"{where}.steps", f"{d.name} has {d.steps} step(s), not {steps} (11.6)", placement.hex)
+        fail(f"{where}.steps", f"{d.name} has {counted(d.steps, 'step')}, not {steps} (11.6)", placement.hex)
         return
     if placement.defected and not d.is_native:
         fail(f"{where}.defected", f"only native units defect; {d.name} is not one (6.0)", placement.hex)

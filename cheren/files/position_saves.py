@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Valida
 
 from cheren.engine.dice import Dice
 from cheren.engine.position import ChitState, Position, Status, Supply, UnitState, chit_instances, chit_key
+from cheren.engine.wording import counted
 from cheren.hexes import Hex
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Phase, Side
@@ -201,7 +202,7 @@ def _build(data: PositionFile, s: Scenario, source: str) -> Position:
             raise fail(field, "no such unit in the scenario")
         definition = s.units[uid]
         if u.steps_lost >= definition.steps:
-            raise fail(f"{field}.steps_lost", f"{u.steps_lost} but the unit has {definition.steps} step(s)")
+            raise fail(f"{field}.steps_lost", f"{u.steps_lost} but the unit has {counted(definition.steps, 'step')}")
         h: Hex | None = None
         if u.status is Status.MAP:
             if u.hex is None:

@@ -23,6 +23,7 @@ from typing import Any
 
 from cheren.engine.actions import Action
 from cheren.engine.game import Game
+from cheren.engine.wording import counted
 from cheren.hexes import Hex
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Side
@@ -233,7 +234,7 @@ class ExerciseRun:
             uid = self.uid(v.unit)
             unit = p.units[uid]
             left = 0 if unit.hex is None else s.units[uid].steps - unit.steps_lost
-            return left == v.steps, f"{s.units[uid].name} must have {v.steps} step(s) left (it has {left})"
+            return left == v.steps, f"{s.units[uid].name} must have {counted(v.steps, 'step')} left (it has {left})"
         raise ValueError(f"unknown test {key!r}")
 
     def passed(self) -> bool:
@@ -297,7 +298,8 @@ class ExerciseRun:
                 lines.append(f"{v.town} is under {p.controller(v.town).adjective} control (2.1)")
             elif test.key == "steps_left":
                 uid = self.uid(v.unit)
-                lines.append(f"{s.units[uid].name} has {s.units[uid].steps - p.units[uid].steps_lost} step(s) left")
+                left = s.units[uid].steps - p.units[uid].steps_lost
+                lines.append(f"{s.units[uid].name} has {counted(left, 'step')} left")
         return lines
 
     def hint(self) -> str | None:
