@@ -409,3 +409,23 @@ def test_the_readme_example_exercise_for_teachers_passes_the_check() -> None:
     report = check_lesson(lesson, SCENARIO)
     assert report.ok, report.problems
     assert report.exercises == 1 and report.wrong_answers == 1
+
+
+def test_undo_never_takes_back_an_exercises_setup_only_the_learners_own_moves(tmp_path: Path) -> None:
+    """An exercise whose setup played actions through the gate (the opponent's chit pass): Undo
+    starts greyed out and refuses; after the learner's move it takes back that move only, to the
+    exercise's own start."""
+    from cheren.app.lesson_app import LessonApp
+
+    app = LessonApp("map-and-terrain", 0, progress=tmp_path / "p.json")
+    assert app.run.start_actions > 0  # the setup is in the game's log: what Undo used to take back
+    assert app.app is not None
+    start = app.board.position.copy()
+    assert app.app.undo_button.disabled
+    said = app.board.play.undo()
+    assert said.kind == "refused" and "exercise starts here" in said.text
+    assert app.board.position.units == start.units and len(app.board.game.log) == app.run.start_actions
+    app.mode.play_step(app.run.exercise.solution[0])
+    assert len(app.board.game.log) > app.run.start_actions and not app.app.undo_button.disabled
+    assert app.board.play.undo().kind == "ok"
+    assert app.board.position.units == start.units and app.app.undo_button.disabled

@@ -330,7 +330,7 @@ class App:
         if "game" in what:
             self._autosave()
             self.status.value = panels.status_html(b)
-            self.undo_button.disabled = not b.game.can_undo()
+            self.undo_button.disabled = not b.can_undo()
             self.redo_button.disabled = not b.game.can_redo()
             self.end_button.disabled = b.game.over
         self.answers.changed(what)

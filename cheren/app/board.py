@@ -82,6 +82,7 @@ class Board:
         self.last_move: tuple[Hex, ...] = ()
         self.suggestion: tuple[Hex, ...] = ()  # a better choice the review shows (its route, or its target)
         self.move_stack = False
+        self.undo_floor = 0  # actions at the start nobody may take back: an exercise's setup
         self._listeners: list[Listener] = []
         self._legal: tuple[int, list[Action]] | None = None
         self.opponent = Opponent(self, bot, bot_side)
@@ -180,12 +181,17 @@ class Board:
     def take_study(self, study: Study) -> None:
         """Study these lines from now on (a loaded save)."""
         self.study = study
+        self.undo_floor = 0
         self.positions.record = None
         self.lines.comparison = None
         self.clear_selection()
         self.combat.rolls = []
         self.map_scene.forget()
         self.changed()
+
+    def can_undo(self) -> bool:
+        """Whether Undo has something of the player's to take back (never an exercise's setup)."""
+        return len(self.game.log) > self.undo_floor and self.game.can_undo()
 
     # -- what the map widget asks (cheren.app.map.MapController) ------------------------------------
     def scene(self) -> Scene:
@@ -244,7 +250,7 @@ class Board:
             "pending": g.pending.prompt if g.pending is not None else None,
             "over": g.over,
             "text": g.status(),
-            "can_undo": g.can_undo(),
+            "can_undo": self.can_undo(),
             "can_redo": g.can_redo(),
             "mode": self.opponent.label or (mode if side is None else f"against the bot ({side.adjective} bot)"),
         }

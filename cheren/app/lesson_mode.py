@@ -35,6 +35,7 @@ class LessonMode:
         self.run = run
         b = self.board
         b.set_game(run.game)
+        b.undo_floor = run.start_actions  # the setup is the exercise's, not the learner's to take back
         b.opponent.bot, b.opponent.side = passing_opponent, run.opponent_side  # it only passes
         b.opponent.label = f"lesson: the {run.opponent_side.adjective} side only passes"
         b.hidden.seating = "analysis"  # one learner at the screen: no curtain

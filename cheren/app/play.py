@@ -296,11 +296,14 @@ class Play:
         if len(b.game.log) <= start and parent is not None:
             return b.say(Feedback("refused", f"This line starts here (it branched from {parent} after {start} "
                                              f"actions): switch to {parent} to go further back."))
-        if not b.game.can_undo():
+        if len(b.game.log) <= b.undo_floor:
+            return b.say(Feedback("refused", "The exercise starts here: there is nothing of yours to undo "
+                                             "(Reset starts it again)."))
+        if not b.can_undo():
             return b.say(Feedback("refused", "Nothing to undo."))
         undone = [b.game.undo()]
         side = b.opponent.side
-        while side is not None and b.game.acting is side and b.game.can_undo():
+        while side is not None and b.game.acting is side and b.can_undo():
             undone.append(b.game.undo())  # take back the bot's reply too
         b.combat.clear()
         b.last_move = ()
