@@ -127,6 +127,32 @@ def test_save_and_load_keep_the_bot_opponent(scenario: Scenario, tmp_path: Path)
     assert app.game_panel.mode.value == ("random", Side.ALLIED)
 
 
+
+def test_save_and_load_keep_a_study_as_a_study_with_its_position(scenario: Scenario, tmp_path: Path) -> None:
+    """Save and Load, not only the autosave: a position opened for study comes back without a
+    curtain and with its question beside the map; a hot-seat game comes back with the hands hidden."""
+    app = App(Game(scenario, seed=1941), save_path=tmp_path / "study.json")
+    b = app.board
+    assert b.positions.open("agordat").ok
+    b.play.end_phase()
+    assert app.game_panel.save().ok
+    assert json.loads((tmp_path / "study.json").read_text())["study"] == {"seating": "analysis", "position": "agordat"}
+    other = App(Game(scenario, seed=5), save_path=tmp_path / "other.json")
+    other.board.hidden.set_seating("hot-seat")
+    other.game_panel.ask_load(tmp_path / "study.json")
+    assert other.game_panel.confirm_load(True).ok
+    ob = other.board
+    assert ob.hidden.seating == "analysis" and ob.hidden.curtain is None
+    assert ob.positions.record is not None and ob.positions.record.name == "agordat"
+    assert other.game_panel.mode.value == "analysis" and len(ob.game.log) == len(b.game.log)
+    # played hot-seat and saved: loaded by someone studying, the hands are hidden again
+    ob.hidden.set_seating("hot-seat")
+    other.game_panel.path.value = str(tmp_path / "hot.json")
+    assert other.game_panel.save().ok
+    app.game_panel.ask_load(tmp_path / "hot.json")
+    app.game_panel.confirm_load(True)
+    assert b.hidden.seating == "hot-seat" and b.hidden.shown_side is None
+
 # -- names only: no internal id in any message or log line -------------------------------------------
 def _id_pattern(s: Scenario) -> re.Pattern[str]:
     """Unit ids and chit instances (``ind_10``, ``col_bn_sabderat``, ``roadblock.1``) as words."""

@@ -145,9 +145,12 @@ def test_the_position_panel_shows_question_narrative_sources_and_folds_the_answe
 
 
 def test_a_new_game_or_a_load_forgets_the_position_opened(scenario: Scenario, tmp_path: Path) -> None:
+    """A load of a game not opened from a library position drops the question of the one on the
+    board (a save of a study brings its own back: test_app_table)."""
     b = Board(Game(scenario, seed=1))
-    b.positions.open("agordat")
     b.lines.save(tmp_path / "g.json")
+    b.positions.open("agordat")
+    assert b.positions.record is not None
     assert b.lines.load(tmp_path / "g.json").ok and b.positions.record is None
 
 

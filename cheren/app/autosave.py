@@ -19,13 +19,17 @@ def write_autosave(board: Board, path: Path) -> str | None:
     from cheren.files.outputs import write_output
     from cheren.study.game_saves import dumps_game
 
-    record = board.positions.record
-    seat = (board.hidden.seating, record.name if record is not None else None)
     try:
-        write_output(path, dumps_game(board.study, board.opponent.saved(), seat))
+        write_output(path, dumps_game(board.study, board.opponent.saved(), seat_of(board)))
     except OSError as exc:
         return f"Autosave to {path} failed: {exc}"
     return None
+
+
+def seat_of(board: Board) -> tuple[str, str | None]:
+    """How the board is studied, for a save: its seating and the library position it was opened from."""
+    record = board.positions.record
+    return board.hidden.seating, record.name if record is not None else None
 
 
 def take_up_autosave(board: Board, path: Path) -> bool:
@@ -39,7 +43,7 @@ def take_up_autosave(board: Board, path: Path) -> bool:
     if found.study is None:
         return found.keep_saving
     board.take_study(found.study)
-    note = _take_up_opponent(board, path) + _take_up_study(board, path)
+    note = _take_up_opponent(board, path) + take_up_seat(board, path)
     text = f"Took up the game where it was: {found.study.game.status()} (autosaved in {path.name}).{note}"
     board.say(Feedback("ok" if not note else "refused", text))
     return True
@@ -57,7 +61,7 @@ def _take_up_opponent(board: Board, path: Path) -> str:
         return f" {exc}: the game goes on hot-seat."
 
 
-def _take_up_study(board: Board, path: Path) -> str:
+def take_up_seat(board: Board, path: str | Path) -> str:
     """A study comes back as a study, with the position it was opened from; anything else with
     the hands hidden, whoever reloaded, until asked."""
     from cheren.files.position_saves import SaveError
@@ -71,6 +75,8 @@ def _take_up_study(board: Board, path: Path) -> str:
     if seat is not None and seat[0] == "analysis" and board.opponent.bot is None:
         board.hidden.seating, board.hidden.shown_side = "analysis", None
     else:
+        if seat is None or seat[0] == "hot-seat":
+            board.hidden.seating = "hot-seat"  # a Load over a study on the board: its curtain again
         board.hidden.hide_all()
     if seat is not None and seat[1] is not None:
         board.positions.take_up(seat[1])

@@ -97,11 +97,12 @@ class Lines:
 
     # -- the study as a file ------------------------------------------------------------------------
     def save(self, path: str | Path) -> Feedback:
+        from cheren.app.autosave import seat_of
         from cheren.study.game_saves import save_game
 
         b = self.board
         try:
-            save_game(b.study, path, b.opponent.saved())
+            save_game(b.study, path, b.opponent.saved(), seat_of(b))
         except OSError as exc:
             return b.say(Feedback("refused", f"Could not save to {path}: {exc}"))
         lines = len(b.study.lines)
@@ -109,6 +110,7 @@ class Lines:
         return b.say(Feedback("ok", f"Saved the game ({len(b.game.log)} actions){extra} to {path}."))
 
     def load(self, path: str | Path) -> Feedback:
+        from cheren.app.autosave import take_up_seat
         from cheren.files.position_saves import SaveError
         from cheren.study.game_saves import load_study, read_opponent
 
@@ -120,4 +122,6 @@ class Lines:
             return b.say(Feedback("refused", str(exc)))
         b.take_study(study)
         b.opponent.take_up(opponent)  # the bot the save names plays on (a save without one keeps the table's)
-        return b.say(Feedback("ok", f"Loaded {path}: {study.game.status()}"), "game", "selection")
+        note = take_up_seat(b, path)  # a study comes back as a study, with its position; hot-seat behind the curtain
+        return b.say(Feedback("ok" if not note else "refused", f"Loaded {path}: {study.game.status()}{note}"),
+                     "game", "selection")

@@ -74,8 +74,9 @@ def dumps_game(game: Game | Study, opponent: tuple[str, Side] | None = None,
     return json.dumps(game_to_dict(game, opponent, seat), indent=1, ensure_ascii=False) + "\n"
 
 
-def save_game(game: Game | Study, path: str | Path, opponent: tuple[str, Side] | None = None) -> None:
-    write_atomically(path, dumps_game(game, opponent))
+def save_game(game: Game | Study, path: str | Path, opponent: tuple[str, Side] | None = None,
+              seat: tuple[str, str | None] | None = None) -> None:
+    write_atomically(path, dumps_game(game, opponent, seat))
 
 
 def read_opponent(path: str | Path) -> tuple[str, Side] | None:
