@@ -129,11 +129,31 @@ def wait_for_page() -> None:
     kept ready for minutes must take up the game as it is when the page comes, not as it was."""
     if os.environ.get("VOILA_PREHEAT") != "True":
         return
-    from voila.utils import wait_for_request  # type: ignore[import-untyped]
-
     # the kernel's own stderr (sys.stderr goes to the page) is the console `cheren app` runs in
     print(READY, file=sys.__stderr__, flush=True)
-    wait_for_request()
+    _wait_for_request()
+
+
+def _wait_for_request() -> None:
+    """What ``voila.utils.wait_for_request`` does (Voila 0.5), without importing Voila in the
+    kernel: that pulls in the whole Jupyter server (jsonschema's format checkers compile a grammar
+    as they load), about 1.7 s of a processor spent while the page waits.  The server sends the
+    page's request (its URL, query and headers as CGI variables) on this socket when a page takes
+    the kernel, and keeps it for a kernel that connects later."""
+    from websockets.sync.client import connect
+
+    env = os.environ
+    base = env.get("VOILA_WS_BASE_URL", env.get("VOILA_SERVER_URL", "/"))
+    url = (f"{env.get('VOILA_WS_PROTOCOL', 'ws')}://{env.get('VOILA_APP_IP', '127.0.0.1')}:"
+           f"{env.get('VOILA_APP_PORT', '8866')}{base}voila/query/{env.get('VOILA_KERNEL_ID')}")
+    try:
+        with connect(url, open_timeout=5) as socket:
+            request = socket.recv()
+    except (TimeoutError, OSError) as exc:  # no server to say so: the page is served all the same
+        print(f"cheren app: the kept kernel did not hear its page's request ({exc})", file=sys.__stderr__)
+        return
+    for key, value in json.loads(request).items():
+        os.environ[key] = value
 
 
 def lab_command(folder: Path, port: int, browser: bool) -> list[str]:
