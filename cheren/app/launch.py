@@ -116,8 +116,16 @@ def _tool(module: str) -> list[str]:
     return [sys.executable, "-m", module]
 
 
+# Voila started without rfc3987_syntax: the server's jsonschema loads it for the "iri" formats (no
+# Jupyter event schema uses them) and it compiles a grammar as it loads, about 1 s of a processor
+# before the server listens.  Without it jsonschema leaves those two formats unchecked.
+SERVE_APP = ("import sys; sys.modules['rfc3987_syntax'] = None; sys.argv[0] = 'voila'; "
+             "from voila.app import main; main()")
+
+
 def app_command(folder: Path, port: int, browser: bool) -> list[str]:
-    cmd = [*_tool("voila"), APP_NOTEBOOK, f"--port={port}", "--Voila.ip=127.0.0.1",
+    _tool("voila")
+    cmd = [sys.executable, "-c", SERVE_APP, APP_NOTEBOOK, f"--port={port}", "--Voila.ip=127.0.0.1",
            "--preheat_kernel=True", f"--pool_size={POOL_SIZE}", f"--VoilaKernelManager.fill_delay={REFILL_DELAY}"]
     return cmd + ([] if browser else ["--no-browser"])
 
