@@ -66,9 +66,13 @@ def cheren_app(tmp_path: Path) -> Iterator[Server]:
     port = _free_port()
     log = tmp_path / "cheren-app.log"
     cmd = [str(BIN / "cheren"), "app", "--no-browser", f"--port={port}", f"--dir={tmp_path / 'notebooks'}"]
+    env = _isolated_env(tmp_path)
+    # the autosave a user's app keeps (in the served folder), not the one the test run shares
+    # (tests/conftest.py): another test's game there would be taken up instead of a new one
+    env.pop("CHEREN_AUTOSAVE", None)
     with log.open("wb") as out:
         started = time.monotonic()
-        proc = subprocess.Popen(cmd, cwd=tmp_path, env=_isolated_env(tmp_path), stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
         yield Server(proc, log, f"http://127.0.0.1:{port}/", started)
     finally:
