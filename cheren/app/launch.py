@@ -2,9 +2,10 @@
 from a clone or from an installed package.
 
 ``cheren app`` keeps a kernel ready for the next page (Voila's preheated kernels, a pool of
-:data:`POOL_SIZE`): it is started with the server and runs the app notebook up to
-:func:`wait_for_page`, so the engine, the scenario and the app's widgets are there before the
-page is asked for; what depends on the page's moment (the autosaved game) comes after.
+:data:`POOL_SIZE`): it is started with the server and runs the app notebook until its page comes
+(:class:`cheren.app.app_page.AppPage`), so the engine, the scenario and the app's widgets are
+there before the page is asked for; what depends on the page's moment (the autosaved game) comes
+after.
 
 The notebooks that come with cheren are never served themselves (JupyterLab saves what it
 serves: in a clone, git would see every autosave): the commands copy them into a working folder
@@ -126,42 +127,10 @@ SERVE_APP = ("import sys; sys.modules['rfc3987_syntax'] = None; sys.argv[0] = 'v
 def app_command(folder: Path, port: int, browser: bool) -> list[str]:
     _tool("voila")
     cmd = [sys.executable, "-c", SERVE_APP, APP_NOTEBOOK, f"--port={port}", "--Voila.ip=127.0.0.1",
-           "--preheat_kernel=True", f"--pool_size={POOL_SIZE}", f"--VoilaKernelManager.fill_delay={REFILL_DELAY}"]
+           "--preheat_kernel=True", f"--pool_size={POOL_SIZE}", f"--VoilaKernelManager.fill_delay={REFILL_DELAY}",
+           # the page's scripts: the widget libraries the app uses, not JupyterLab's code highlighting
+           "--VoilaConfiguration.extension_denylist=jupyterlab_pygments"]
     return cmd + ([] if browser else ["--no-browser"])
-
-
-def wait_for_page() -> None:
-    """In a kernel Voila started ahead (``cheren app``), wait here until a page takes it;
-    anywhere else (JupyterLab, nbval, a Voila page without a pool) return at once.  The app
-    notebook builds the app before this and reads the autosaved game after it: a kernel
-    kept ready for minutes must take up the game as it is when the page comes, not as it was."""
-    if os.environ.get("VOILA_PREHEAT") != "True":
-        return
-    # the kernel's own stderr (sys.stderr goes to the page) is the console `cheren app` runs in
-    print(READY, file=sys.__stderr__, flush=True)
-    _wait_for_request()
-
-
-def _wait_for_request() -> None:
-    """What ``voila.utils.wait_for_request`` does (Voila 0.5), without importing Voila in the
-    kernel: that pulls in the whole Jupyter server (jsonschema's format checkers compile a grammar
-    as they load), about 1.7 s of a processor spent while the page waits.  The server sends the
-    page's request (its URL, query and headers as CGI variables) on this socket when a page takes
-    the kernel, and keeps it for a kernel that connects later."""
-    from websockets.sync.client import connect
-
-    env = os.environ
-    base = env.get("VOILA_WS_BASE_URL", env.get("VOILA_SERVER_URL", "/"))
-    url = (f"{env.get('VOILA_WS_PROTOCOL', 'ws')}://{env.get('VOILA_APP_IP', '127.0.0.1')}:"
-           f"{env.get('VOILA_APP_PORT', '8866')}{base}voila/query/{env.get('VOILA_KERNEL_ID')}")
-    try:
-        with connect(url, open_timeout=5) as socket:
-            request = socket.recv()
-    except (TimeoutError, OSError) as exc:  # no server to say so: the page is served all the same
-        print(f"cheren app: the kept kernel did not hear its page's request ({exc})", file=sys.__stderr__)
-        return
-    for key, value in json.loads(request).items():
-        os.environ[key] = value
 
 
 def lab_command(folder: Path, port: int, browser: bool) -> list[str]:
