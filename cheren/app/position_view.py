@@ -111,32 +111,10 @@ class PositionView:
         self._w = w
         self.open_button = button("Open position…", "cheren-open-position", self.toggle,
                                   tooltip="A library position, a position code or a file")
-        self.library = w.Select(rows=9, layout=w.Layout(width="100%"))
-        self.library.add_class("cheren-library")
-        self.library.observe(lambda _: self._detail(), "value")
-        self.detail = w.HTML()
-        ways = [("Study it (analysis)", "analysis"), ("Play it (hot-seat)", "hot-seat")]
-        self.seating = w.ToggleButtons(options=ways, value="analysis", style={"button_width": "150px"})
-        self.seating.add_class("cheren-open-seating")
-        self.code = w.Text(placeholder="paste a position code (C1…)", layout=w.Layout(width="420px"))
-        self.code.add_class("cheren-open-code")
-        self.path = w.Text(placeholder="a position file (.yaml) or save (.json) on this machine",
-                           layout=w.Layout(width="420px"))
-        self.path.add_class("cheren-open-path")
-        self.upload = w.FileUpload(accept=".yaml,.yml,.json", multiple=False, description="Upload a file…")
-        self.upload.observe(self._uploaded, "value")
-        self.picker = w.VBox([
-            w.HTML("<h4>Open a position</h4>"),
-            w.HBox([w.VBox([self.library, self.detail], layout=w.Layout(flex="1 1 420px")),
-                    w.VBox([w.HTML("<small>or a code</small>"),
-                            w.HBox([self.code, button("Open code", "cheren-open-code-go", self.open_code)]),
-                            w.HTML("<small>or a file</small>"),
-                            w.HBox([self.path, button("Open file", "cheren-open-path-go", self.open_path)]),
-                            self.upload], layout=w.Layout(flex="1 1 420px"))],
-                   layout=w.Layout(flex_flow="row wrap", grid_gap="12px")),
-            w.HBox([self.seating, button("Open it", "cheren-open-go", self.open_library, style="primary"),
-                    button("Close", "cheren-open-close", self.toggle)], layout=w.Layout(align_items="center")),
-        ])
+        # the picker is built the first time it opens (or is asked for): about 50 widgets that
+        # every page would otherwise send to the browser and draw, hidden, before the map
+        self.picker = w.VBox()
+        self._parts: dict[str, Any] = {}
         self.picker.add_class("cheren-picker")
         self.picker.layout.display = "none"
         self.text = w.HTML()
@@ -146,6 +124,66 @@ class PositionView:
         self.on_open: Callable[[], None] | None = None  # the app's map goes to the new position's action
 
     # -- the picker ----------------------------------------------------------------------------
+    @property
+    def library(self) -> Any:
+        return self._part("library")
+
+    @property
+    def detail(self) -> Any:
+        return self._part("detail")
+
+    @property
+    def seating(self) -> Any:
+        return self._part("seating")
+
+    @property
+    def code(self) -> Any:
+        return self._part("code")
+
+    @property
+    def path(self) -> Any:
+        return self._part("path")
+
+    @property
+    def upload(self) -> Any:
+        return self._part("upload")
+
+    def _part(self, name: str) -> Any:
+        if not self._parts:
+            self._build_picker()
+        return self._parts[name]
+
+    def _build_picker(self) -> None:
+        w = self._w
+        library = w.Select(rows=9, layout=w.Layout(width="100%"))
+        library.add_class("cheren-library")
+        library.observe(lambda _: self._detail(), "value")
+        detail = w.HTML()
+        ways = [("Study it (analysis)", "analysis"), ("Play it (hot-seat)", "hot-seat")]
+        seating = w.ToggleButtons(options=ways, value="analysis", style={"button_width": "150px"})
+        seating.add_class("cheren-open-seating")
+        code = w.Text(placeholder="paste a position code (C1…)", layout=w.Layout(width="420px"))
+        code.add_class("cheren-open-code")
+        path = w.Text(placeholder="a position file (.yaml) or save (.json) on this machine",
+                      layout=w.Layout(width="420px"))
+        path.add_class("cheren-open-path")
+        upload = w.FileUpload(accept=".yaml,.yml,.json", multiple=False, description="Upload a file…")
+        upload.observe(self._uploaded, "value")
+        self._parts = {"library": library, "detail": detail, "seating": seating, "code": code, "path": path,
+                       "upload": upload}
+        self.picker.children = [
+            w.HTML("<h4>Open a position</h4>"),
+            w.HBox([w.VBox([library, detail], layout=w.Layout(flex="1 1 420px")),
+                    w.VBox([w.HTML("<small>or a code</small>"),
+                            w.HBox([code, button("Open code", "cheren-open-code-go", self.open_code)]),
+                            w.HTML("<small>or a file</small>"),
+                            w.HBox([path, button("Open file", "cheren-open-path-go", self.open_path)]),
+                            upload], layout=w.Layout(flex="1 1 420px"))],
+                   layout=w.Layout(flex_flow="row wrap", grid_gap="12px")),
+            w.HBox([seating, button("Open it", "cheren-open-go", self.open_library, style="primary"),
+                    button("Close", "cheren-open-close", self.toggle)], layout=w.Layout(align_items="center")),
+        ]
+
     def toggle(self) -> None:
         shown = self.picker.layout.display != "none"
         if not shown and not self.library.options:
@@ -163,7 +201,8 @@ class PositionView:
     def _opened(self, fb: Any) -> Any:
         if fb.ok:  # what was typed belongs to the position now on the board
             self.picker.layout.display = "none"
-            self.code.value = self.path.value = ""
+            if self._parts:
+                self.code.value = self.path.value = ""
             if self.on_open is not None:
                 self.on_open()
         return fb
