@@ -72,10 +72,12 @@ def wait_for_map(page: Any) -> None:
         page.wait_for_timeout(20)
 
 
-def one_run(browser: Any, code: Path) -> dict[str, float]:
+def one_run(browser: Any, code: Path, keep_bytecode: bool) -> dict[str, float]:
     """The command with ``code`` first on the path (the server and its kernels inherit it)."""
     with tempfile.TemporaryDirectory(prefix="cheren-app-start-") as tmp:
         env = dict(os.environ, PYTHONPATH=str(code))
+        if keep_bytecode:
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
         for key in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR"):
             env[key] = str(Path(tmp) / key.lower())
         env.pop("CHEREN_AUTOSAVE", None)
@@ -129,6 +131,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--baseline", default=BASELINE, help=f"the git revision to compare with (default {BASELINE})")
     parser.add_argument("--rounds", type=int, default=3, help="runs of each (default 3)")
+    parser.add_argument("--keep-bytecode", action="store_true",
+                        help="let Python keep the modules it compiles (its default; an environment with "
+                        "PYTHONDONTWRITEBYTECODE set compiles cheren's modules again in every process): a first, "
+                        "untimed run of each code writes them")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -140,14 +146,20 @@ def main() -> None:
                                    env=dict(os.environ, PYTHONPATH=str(code)), capture_output=True, check=True, cwd=tmp)
             assert found.stdout.startswith(str(code)), (code, found.stdout)
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        if args.keep_bytecode:
+            for code in (ROOT, base):
+                one_run(browser, code, True)
         for _ in range(args.rounds):
             for label, code in (("this checkout", ROOT), (args.baseline, base)):
-                run = one_run(browser, code)
+                run = one_run(browser, code, args.keep_bytecode)
                 runs[label].append(run)
                 print(f"  {label}: listening {run['listening']:.2f} s, map {run['map']:.2f} s, "
                       f"reload {run['reload']:.2f} s (load {run['load']:.1f} per core)", file=sys.stderr)
         browser.close()
-    print(f"`cheren app`, {args.rounds} runs each, in turn; medians, wall clock; {os.cpu_count()} cores\n")
+    kept = "kept (after a first run)" if args.keep_bytecode or not os.environ.get("PYTHONDONTWRITEBYTECODE") else \
+        "not kept (PYTHONDONTWRITEBYTECODE)"
+    print(f"`cheren app`, {args.rounds} runs each, in turn; medians, wall clock; {os.cpu_count()} cores; "
+          f"compiled modules {kept}\n")
     print("| code | server listening | map painted after the command | map painted after a reload | load per core |")
     print("|---|---|---|---|---|")
     for label, rs in runs.items():
