@@ -72,3 +72,20 @@ def test_render_refuses_a_corrupt_save(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["render", "--position", str(save), "--out", str(tmp_path / "x.svg")]) == 1
     assert "broken.json" in capsys.readouterr().err
     assert not (tmp_path / "x.svg").exists()
+
+
+def test_the_schema_command_offers_every_scenario_file_and_cheren_app_starts_without_the_models() -> None:
+    """`cheren schema --file` names the file roles without loading the file models (the launcher
+    starts its server first, cheren.cli.main): the names are the loader's."""
+    import subprocess
+    import sys
+
+    from cheren.cli.main import FILE_ROLES
+    from cheren.scenario.loader import FILE_MODELS
+
+    assert tuple(FILE_MODELS) == FILE_ROLES
+    loaded = subprocess.run(
+        [sys.executable, "-c", "import sys, cheren.cli.main, cheren.app.launch; cheren.app.launch.lessons_env(None); "
+         "print(sorted(m for m in sys.modules if m.startswith(('cheren.scenario.', 'cheren.engine', 'pydantic'))))"],
+        capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "['cheren.scenario.resources']", loaded

@@ -155,10 +155,10 @@ def served_url(line: str, seen: list[str]) -> str | None:
 def lessons_env(lessons: list[str | Path] | None, env: dict[str, str] | None = None) -> dict[str, str]:
     """The environment that hands a teacher's lesson folders to the app (``$CHEREN_LESSONS``,
     read by :func:`cheren.study.lessons.course.lesson_folders`), each checked and made absolute."""
-    from cheren.study.lessons.course import ENV
-
     out = dict(os.environ if env is None else env)
-    if lessons:
+    if lessons:  # (the course's module is loaded only then: the server starts sooner without it)
+        from cheren.study.lessons.course import ENV
+
         folders = [Path(f).expanduser().resolve() for f in lessons]
         for f in folders:
             if not f.is_dir():

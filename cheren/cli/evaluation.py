@@ -10,8 +10,6 @@ from contextlib import nullcontext
 from typing import Any
 
 from cheren.cli.checks import UsageError, check_bots, check_dask_address, check_games, check_jobs, check_seed
-from cheren.files.outputs import check_output, write_output
-from cheren.scenario import load_scenario
 
 STRONGEST = "planner"
 SHIPPED_HINT = "cheren/study/evaluation/model.json"
@@ -39,9 +37,11 @@ def add_parsers(sub: Any) -> None:
 
 
 def cmd_train_eval(args: argparse.Namespace) -> int:
+    from cheren.files.outputs import check_output, write_output
     from cheren.players.cluster import dask_executor
     from cheren.players.results_file import Run, read_run, write_results
     from cheren.players.simulate import GameResult, SimulationInterrupted
+    from cheren.scenario import load_scenario
     from cheren.study.evaluation.model import INSTALL_HINT
     from cheren.study.evaluation.training import model_file, play_games, positions_of, train
 
@@ -162,6 +162,8 @@ def _model(path: str | None, scenario: Any) -> Any:
 def cmd_review(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from cheren.files.outputs import check_output, write_output
+    from cheren.scenario import load_scenario
     from cheren.study.evaluation.charts import review_chart
     from cheren.study.evaluation.review import review
     from cheren.study.game_saves import load_game
@@ -191,8 +193,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     import json
 
     from cheren.files import library_names, load_position
+    from cheren.files.outputs import check_output, write_output
     from cheren.players.progress_bar import game_progress
     from cheren.players.results_file import read_run
+    from cheren.scenario import load_scenario
     from cheren.study.analysis.charts import to_png
     from cheren.study.evaluation.calibration import calibrate, mid_game_positions, reliability
     from cheren.study.evaluation.charts import reliability_bins_chart, reliability_chart

@@ -17,17 +17,17 @@ from cheren.cli.checks import (
     check_port,
     check_seed,
 )
-from cheren.files.outputs import STDOUT, check_output, write_output
-from cheren.files.position_model import PositionFileModel
-from cheren.scenario import ScenarioError, Side, load_scenario
-from cheren.scenario.loader import FILE_MODELS, SCENARIO_FILE
-from cheren.scenario.models import ScenarioFile
-from cheren.scenario.setup_checks import setup_problems
 
+# The modules each command needs are loaded when it runs: `cheren app` starts its server before
+# the engine and the file models would have loaded (about 0.2 s).
 STRONGEST = "planner"  # cheren.players.bots.STRONGEST, named here so --help does not load the bots (a test ties them)
+FILE_ROLES = ("terrain", "map", "counters", "crt", "chits")  # cheren.scenario.loader.FILE_MODELS (a test ties them)
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
+    from cheren.scenario import Side, load_scenario
+    from cheren.scenario.setup_checks import setup_problems
+
     s = load_scenario(args.directory)
     per_side = {side: sum(1 for u in s.units.values() if u.side is side) for side in Side}
     print(
@@ -47,6 +47,11 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
+    from cheren.files.outputs import check_output, write_output
+    from cheren.files.position_model import PositionFileModel
+    from cheren.scenario.loader import FILE_MODELS, SCENARIO_FILE
+    from cheren.scenario.models import ScenarioFile
+
     schemas = {SCENARIO_FILE: ScenarioFile.model_json_schema()}
     for role, model in FILE_MODELS.items():
         schemas[f"{role} file"] = model.model_json_schema()
@@ -65,7 +70,9 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 def _cmd_render(args: argparse.Namespace) -> int:
     from cheren.engine.opening import initial_position
     from cheren.files import load_position
+    from cheren.files.outputs import STDOUT, check_output, write_output
     from cheren.render.svg import render_svg
+    from cheren.scenario import load_scenario
 
     check_seed(args.seed)
     check_output(args.out, force=args.force)
@@ -79,6 +86,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
 
 def _cmd_positions(args: argparse.Namespace) -> int:
     from cheren.files import library, open_position, position_code
+    from cheren.scenario import load_scenario
     from cheren.scenario.sequence import PHASE_TITLES
 
     s = load_scenario(args.scenario)
@@ -206,7 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(func=_cmd_validate)
 
     sc = sub.add_parser("schema", help="print the JSON Schema of the scenario files")
-    sc.add_argument("--file", choices=["scenario", *FILE_MODELS, "position", "lesson"], help="only this file's schema")
+    sc.add_argument("--file", choices=["scenario", *FILE_ROLES, "position", "lesson"], help="only this file's schema")
     sc.add_argument("--out", help="write to this file instead of standard output")
     sc.add_argument("--force", action="store_true", help="replace --out if it exists")
     sc.set_defaults(func=_cmd_schema)
@@ -345,10 +353,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand.  Every failure a user can cause (bad data, a bad save or position, a
     file that cannot be read or written, a bad option) ends in one clear message on standard
     error and a non-zero exit status, never a traceback."""
-    from cheren.files.position_saves import SaveError
-    from cheren.players.cluster import ClusterError
-    from cheren.study.lessons.files import LessonError
-
     args = build_parser().parse_args(argv)
     name = f"cheren {args.command}"
     previous = _terminate_as_interrupt()
@@ -357,17 +361,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"{name}: {exc}", file=sys.stderr)
         return 2
-    except (ScenarioError, SaveError, LessonError) as exc:
-        print(exc, file=sys.stderr)
-        return 1
-    except (OSError, ClusterError) as exc:
-        if isinstance(exc, BrokenPipeError):  # the reader went away (`cheren positions | head`)
-            return 0
-        print(f"{name}: {_os_message(exc)}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
         print(f"{name}: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:
+        from cheren.files.position_saves import SaveError
+        from cheren.players.cluster import ClusterError
+        from cheren.scenario import ScenarioError
+        from cheren.study.lessons.files import LessonError
+
+        if isinstance(exc, (ScenarioError, SaveError, LessonError)):
+            print(exc, file=sys.stderr)
+            return 1
+        if isinstance(exc, (OSError, ClusterError)):
+            if isinstance(exc, BrokenPipeError):  # the reader went away (`cheren positions | head`)
+                return 0
+            print(f"{name}: {_os_message(exc)}", file=sys.stderr)
+            return 1
+        raise
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)

@@ -17,6 +17,7 @@ import sys
 import tempfile
 from contextlib import nullcontext
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cheren.cli.checks import (
     UsageError,
@@ -29,9 +30,9 @@ from cheren.cli.checks import (
     check_seed,
     check_variants,
 )
-from cheren.files.outputs import STDOUT, OutputError, check_output, write_output
-from cheren.players.results_file import FailedGame, GameResult, Run, read_run, write_results
-from cheren.scenario import load_scenario
+
+if TYPE_CHECKING:
+    from cheren.players.results_file import FailedGame, GameResult, Run
 
 #: Defaults of the parameters a resumed run takes from its file when the command line leaves them.
 DEFAULTS = {
@@ -47,6 +48,8 @@ def resume_run(args: argparse.Namespace, mine: Run) -> tuple[list[GameResult], R
     command and scenario data, and every parameter the command line gives the same as the file's
     (those it leaves at their defaults are taken from the file).  Returns the file's games and
     the run to finish."""
+    from cheren.players.results_file import read_run
+
     path = args.resume
     games, theirs = read_run(path)
     if theirs.command != mine.command:
@@ -72,6 +75,8 @@ def resume_run(args: argparse.Namespace, mine: Run) -> tuple[list[GameResult], R
 def keep_file(command: str, wanted: str | None) -> str:
     """Where an interrupted run keeps its games: ``wanted``, or a new file in the current folder
     (or, if that folder cannot be written, in the temporary folder)."""
+    from cheren.files.outputs import OutputError
+
     if wanted is not None:
         return wanted
     for folder in (Path.cwd(), Path(tempfile.gettempdir())):
@@ -88,6 +93,8 @@ def keep_file(command: str, wanted: str | None) -> str:
 def keep(results: list[GameResult], run: Run, path: str, argv_hint: str) -> None:
     """Write an interrupted run's games and say how to finish it (the file gives the rest of the
     command line: bots, seed, number of games)."""
+    from cheren.players.results_file import write_results
+
     write_results(results, path, run)
     print(f"cheren {run.command}: interrupted; {len(results)} finished games kept in {path}: finish the run with "
           f"`cheren {run.command} {argv_hint}--resume {path}`", file=sys.stderr)
@@ -98,12 +105,16 @@ def todo(run: Run, done: list[GameResult], failed: list[FailedGame]) -> list[int
 
 
 def _scenario_digest(directory: str | None) -> str:
+    from cheren.scenario import load_scenario
+
     return load_scenario(directory).digest
 
 
 # -- simulate -------------------------------------------------------------------------------------
 def cmd_simulate(args: argparse.Namespace) -> int:
+    from cheren.files.outputs import STDOUT, check_output
     from cheren.players.cluster import dask_executor
+    from cheren.players.results_file import Run, write_results
     from cheren.players.simulate import SimulationInterrupted, simulate, summary
 
     budgeted(args)
@@ -160,9 +171,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 # -- analyse --------------------------------------------------------------------------------------
 def cmd_analyse(args: argparse.Namespace) -> int:
     from cheren.files import open_position, position_code
+    from cheren.files.outputs import check_output, write_output
     from cheren.players.cluster import dask_executor
+    from cheren.players.results_file import Run, write_results
     from cheren.players.simulate import SimulationInterrupted
     from cheren.render.report_html import report_page
+    from cheren.scenario import load_scenario
     from cheren.study.analysis.evaluate import evaluate
     from cheren.study.analysis.report import analyse
 
@@ -227,6 +241,8 @@ def cmd_analyse(args: argparse.Namespace) -> int:
 
 # -- compare-variants -----------------------------------------------------------------------------
 def cmd_compare_variants(args: argparse.Namespace) -> int:
+    from cheren.files.outputs import STDOUT, check_output, write_output
+    from cheren.players.results_file import Run, write_results
     from cheren.players.simulate import SimulationInterrupted
     from cheren.study.analysis.variants_compare import STANDARD, compare_variants, report_markdown, write_chart
 
