@@ -92,8 +92,11 @@ def test_a_kernel_whose_page_is_there_first_serves_it_at_once_and_builds_the_app
         built.append(page.app)
         return box
 
-    box = asyncio.run(notebook())
-    app = built[0]
+    boxes: list[Any] = []  # in a thread of its own: the browser tests' Playwright keeps a loop running in this one
+    worker = threading.Thread(target=lambda: boxes.append(asyncio.run(notebook())))
+    worker.start()
+    worker.join(120)
+    box, app = boxes[0], built[0]
     assert app is not None and box.children == (app.widget,)
     assert app.board.game.position.turn == 1 and READY in capfd.readouterr().err
 
