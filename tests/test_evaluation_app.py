@@ -129,8 +129,8 @@ def test_the_review_panel_steps_through_the_marks_with_the_better_choice_on_the_
     b.click_hex(played.to)
     number = len(b.game.log)
     # a review as review() makes it, its numbers given (the model's own are tested in test_evaluation_review)
-    d = Decision(number, 1, "movement", Side.ALLIED, played, "the played move", 0.5, 0.3, 0.3, better=better,
-                 better_text="the better move", better_after=0.45)
+    d = Decision(number, 1, "movement", Side.ALLIED, played, "the played move", 0.5, 0.48, 0.48, better=better,
+                 better_text="the better move", better_after=0.45, opened=("Kassala",), reply=0.3)
     b.evaluation.review = Review([d], start=0.5, caption="a test model", bot="tactician")
     app.evaluation.step(1)
     assert len(b.game.log) == number - 1  # the board stands just before the marked decision
@@ -140,6 +140,7 @@ def test_the_review_panel_steps_through_the_marks_with_the_better_choice_on_the_
     assert any(getattr(item, "cls", "") == "suggestion" for item in scene.layers["ui"])
     text = app.evaluation.review_text.value
     assert "Mark 1 of 1" in text and "the better move" in text and "45%" in text and "30%" in text
+    assert "after the Italian reply (Kassala left open)" in text  # judged after the enemy's reply, and said so
     assert "ind_" not in text
     b.play.select(better.unit)
     b.click_hex(better.to)  # the better move played: the game goes on, the suggestion goes

@@ -18,7 +18,7 @@ from cheren.players.simulate import play_game, replay_result
 from cheren.scenario import Scenario, load_scenario
 from cheren.scenario.models import Side
 from cheren.study.evaluation import load_model, review
-from cheren.study.evaluation.review import MARK
+from cheren.study.evaluation.review import BETTER, MARK
 from cheren.study.game_saves import save_game
 
 pytest.importorskip("lightgbm")
@@ -52,6 +52,7 @@ def test_each_action_of_a_whole_game_has_its_change(scenario: Scenario, whole_ga
             assert not d.marked
         if d.marked:
             assert d.given_away >= MARK - 1e-9 and d.better is not None and (d.gain or 0) > 0
+        assert (d.reply is None) is (not d.opened)  # judged after the enemy's reply where it left a town open
     # the game itself is left as it was
     assert len(whole_game.log) == len(rv.decisions) and whole_game.over
 
@@ -78,33 +79,67 @@ def test_a_bad_save_is_one_line_naming_it(tmp_path: Path, capsys: pytest.Capture
     assert "broken-game.json" in err and "Traceback" not in err and err.count("\n") == 1
 
 
-def _leave_kassala_empty(game: Game) -> Move:
-    """Move every Allied unit out of Kassala, the farthest each can go; the last move leaves it empty."""
-    last = None
-    for uid in [u for u in game.position.units_at(KASSALA)]:
-        moves = [a for a in game.legal_actions() if isinstance(a, Move) and a.unit == uid]
-        if moves:
-            last = max(moves, key=lambda a: (a.to.distance(KASSALA), a.to.label))
-            game.apply(last)
-    assert last is not None and not game.position.units_at(KASSALA)
-    return last
+# Turn 1 of the Kassala position as the default planner played it (seed 3), written out so the test
+# does not follow the bots' changes: the Indian brigades to 0409, the rest of Kassala's stack to
+# 0411, Skinner's Horse left in Kassala as its garrison.
+TURN_1 = [("sdf_mmg_1", "0810"), ("ind_10", "0409"), ("ind_29", "0409"), ("ind_11", "0409"), ("ind_5", "0409"),
+          ("sdf_mmg_2", "0411"), ("sudan_eac_1", "0411"), ("sudan_eac_2", "0411"), ("tank_sqn", "0411"),
+          ("matilda_sqn", "0411"), ("fa_28", "0411"), ("fa_144", "0411"), ("fa_25", "0411")]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 34: the shipped model (planner:2 self-play) does not see an empty "
-                   "Kassala as a loss: the budget-2 planner leaves it empty on turn 1 in most of its own games, "
-                   "so its games teach no difference; retrain on the default planner (docs/evaluation.md)")
-def test_a_deliberate_blunder_is_marked_with_the_better_move(scenario: Scenario) -> None:
-    """Turn 1 of the Kassala position: the Allies march every unit away, leaving Kassala empty with
-    the Sabderat colonial battalion two hexes off; the review marks the move that emptied it and
-    shows the bot's choice there."""
+def _move(game: Game, unit: str, to: str) -> Move:
+    move = next(a for a in game.legal_actions() if isinstance(a, Move) and a.unit == unit and a.to.label == to)
+    game.apply(move)
+    return move
+
+
+def _kassala_left_empty(scenario: Scenario) -> tuple[Game, Move]:
+    """Turn 1 of the Kassala position played as the planner played it, then the garrison, Skinner's
+    Horse, marched out to 0410 after the others: Kassala empty with the Sabderat colonial battalion
+    two hexes off; the Allied Movement phase ended."""
     game = Game.from_position(load_position("kassala", scenario))
     game.apply(PassChit())
-    blunder = _leave_kassala_empty(game)
+    for unit, to in TURN_1:
+        _move(game, unit, to)
+    assert game.position.units_at(KASSALA) == ["skinners_horse"]
+    blunder = _move(game, "skinners_horse", "0410")
     near = [u for u, s in game.position.units.items()
             if s.side is Side.ITALIAN and s.hex is not None and s.hex.distance(KASSALA) <= 2]
-    assert near  # an enemy unit in reach
+    assert near and not game.position.units_at(KASSALA)  # an enemy unit in reach of an empty Kassala
     game.apply(EndPhase())
+    return game, blunder
+
+
+def test_a_town_left_empty_is_judged_after_the_enemys_reply(scenario: Scenario) -> None:
+    """The move that empties Kassala is judged after the Italian reply (where the Sabderat
+    battalion walks in), and the bot's choice in its place the same way; the moves before it,
+    which left Kassala held, are judged as they stand."""
+    game, blunder = _kassala_left_empty(scenario)
     rv = review(game, model=load_model(scenario=scenario))
-    marked = [d for d in rv.marks if d.action == blunder]
-    assert marked, [(d.number, d.text, round(d.before, 2), round(d.expected, 2)) for d in rv.decisions[-6:]]
-    assert marked[0].better is not None and marked[0].better_after is not None
+    [d] = [d for d in rv.decisions if d.action == blunder]
+    assert d.opened == ("Kassala",) and d.taken == ("Kassala",) and d.reply is not None
+    assert d.judged == d.reply and d.change == pytest.approx(d.reply - d.before)
+    assert all(x.reply is None and not x.opened for x in rv.decisions if x.number < d.number)
+    assert d.judged_text == "after the Italian reply (Kassala left open and taken)"
+    # the review leaves its replay where the game was: the phase end after it reviewed the same
+    assert rv.decisions[-1].number == len(game.log) and rv.curve()[-1] == pytest.approx(
+        load_model(scenario=scenario).chances(game.position).allied)
+
+
+@pytest.mark.xfail(strict=True, reason="issue 34: with the model of 300 default-planner games, the review judges "
+                   "the empty Kassala after the Italian reply (the Sabderat battalion walks in, next to 34 Allied "
+                   "steps) as no loss against keeping Skinner's Horse there; not checked by play-outs "
+                   "(docs/evaluation.md)")
+def test_a_deliberate_blunder_is_marked_with_the_better_move(scenario: Scenario) -> None:
+    """The done-when of issue 34: the move that left Kassala empty is marked, and the bot's choice
+    there keeps Kassala held."""
+    game, blunder = _kassala_left_empty(scenario)
+    rv = review(game, model=load_model(scenario=scenario))
+    [d] = [d for d in rv.decisions if d.action == blunder]
+    assert d.marked, (round(d.before, 3), round(d.judged, 3), d.better_text, d.better_after)
+    assert d.better is not None and (d.gain or 0) >= BETTER
+    replay = Game(scenario, game.seed, game.start.copy())
+    for a in game.actions()[: d.number - 1]:
+        replay.apply(a)
+    replay.apply(d.better)
+    assert replay.position.units_at(KASSALA)

@@ -6,26 +6,38 @@ Luck is kept apart from decisions: where an action rolls dice (an attack, a defe
 chit drawn from the cup), its change is measured against the average of the same action with
 other dice (:data:`REROLLS` of them), so an unlucky roll of a sound attack is not called a
 mistake; the roll's own luck is reported beside it.  An action that was the only legal one is no
-decision and is not marked."""
+decision and is not marked.
+
+A decision that leaves one of its side's towns empty where an enemy unit can reach it next
+(the engine's :func:`cheren.engine.threats.enemy_reach`) is judged deeper, as a chess engine
+searches before it evaluates: as if the side left things as they stand, the enemy's reply is
+played through the gate by the review bot up to the end of its next Movement phase, and the
+evaluation is taken there (:func:`_reply`).  The bot's choice in its place is judged the same
+way, so the two compare alike.  The model alone sees an empty town only as a number of steps
+near it; what the enemy then does there it sees once it has happened."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from cheren.engine.actions import Action
+from cheren.engine.actions import Action, EndPhase
 from cheren.engine.dice import Dice
 from cheren.engine.game import Game
+from cheren.engine.position import Position
+from cheren.engine.threats import enemy_reach
 from cheren.engine.wording import named
+from cheren.hexes import Hex
 from cheren.players.bots import make_bot
 from cheren.players.views import SideSeat
-from cheren.scenario.models import Side
+from cheren.scenario.models import Phase, Side
 from cheren.study.evaluation.model import EvaluationModel, load_model
 
 MARK = 0.10  # a decision giving away this much of a win chance (10 points) is marked
 BETTER = 0.02  # ... when the bot's choice keeps at least this much more than the played one
 REROLLS = 6
 REVIEW_BOT = "tactician"  # fast enough to ask at every mark of a whole game within seconds
+REPLY_LIMIT = 400  # actions of a look-ahead at most (a whole turn of both sides is about 50)
 
 
 @dataclass
@@ -45,11 +57,30 @@ class Decision:
     better: Action | None = None
     better_text: str = ""
     better_after: float | None = None
+    opened: tuple[str, ...] = ()  # the side's towns it left empty within the enemy's reach
+    reply: float | None = None  # where it opened any: P(Allied win) after the enemy's reply (:func:`_reply`)
+    taken: tuple[str, ...] = ()  # of those, the towns the enemy took in that reply
+
+    @property
+    def judged(self) -> float:
+        """P(Allied win) the decision is judged by: after the enemy's reply where it left a town
+        open, else right after it (luck left out)."""
+        return self.expected if self.reply is None else self.reply
 
     @property
     def change(self) -> float:
         """The decision's change in P(Allied win), luck left out."""
-        return self.expected - self.before
+        return self.judged - self.before
+
+    @property
+    def judged_text(self) -> str:
+        """How :attr:`judged` was measured, in words, for a report."""
+        if self.reply is None:
+            return ""
+        opened, taken = ", ".join(self.opened), ", ".join(self.taken)
+        what = (f"{opened} left open and taken" if self.taken == self.opened
+                else f"{opened} left open" + (f"; {taken} taken" if taken else ""))
+        return f"after the {self.side.enemy.adjective} reply ({what})"
 
     @property
     def luck(self) -> float:
@@ -70,7 +101,7 @@ class Decision:
         """What the bot's choice keeps over the played one, for the acting side."""
         if self.better_after is None:
             return None
-        diff = self.better_after - self.expected
+        diff = self.better_after - self.judged
         return diff if self.side is Side.ALLIED else -diff
 
     @property
@@ -98,7 +129,8 @@ class Review:
         decision that moved the chance by 5 points or more; ``chart``: an image file to show."""
         lines = [f"# Review: {title}", "", f"*{self.caption}. A decision is marked where it gave away "
                  f"{MARK:.0%} or more of its side's chances (luck of the dice left out: {REROLLS} rolls averaged) and "
-                 f"the {self.bot} bot finds a better choice.*", "",
+                 f"the {self.bot} bot finds a better choice. A decision that left a town of its side empty within "
+                 f"the enemy's reach is judged after the enemy's reply, played by the {self.bot} bot.*", "",
                  f"P(Allied win) at the start: {self.start:.0%}; at the end of the line: {self.curve()[-1]:.0%}; "
                  f"{len(self.decisions)} actions, {len(self.marks)} marked.", ""]
         if chart:
@@ -110,8 +142,9 @@ class Review:
             lines += ["| # | turn, phase | side | played | P(Allied win) | the bot's choice | P(Allied win) |",
                       "|---|---|---|---|---|---|---|"]
             for d in self.marks:
+                how = f" {d.judged_text}" if d.judged_text else ""
                 lines.append(f"| {d.number} | {d.turn}, {d.phase} | {d.side.adjective} | {d.text} | "
-                             f"{d.before:.0%} → {d.expected:.0%} | {d.better_text} | {(d.better_after or 0):.0%} |")
+                             f"{d.before:.0%} → {d.judged:.0%}{how} | {d.better_text} | {(d.better_after or 0):.0%} |")
             lines.append("")
         lines += ["## Every decision that moved the chance by 5 points or more", "",
                   "| # | turn, phase | side | action | change | luck of the dice |", "|---|---|---|---|---|---|"]
@@ -143,10 +176,15 @@ def review(game: Game, *, model: EvaluationModel | None = None, bot: str = REVIE
         forced = len(replay.legal_actions()) <= 1
         text = named(action, game.scenario)
         expected = _expected(replay, action, m) if not forced else None
+        held = _held(replay.position, side)
         replay.apply(action)
         after = m.chances(replay.position).allied
         d = Decision(i + 1, moment.turn, moment.phase.value, side, action, text, before, after,
                      after if expected is None else expected, forced)
+        if not forced and held:
+            d.opened = _opened(replay.position, side, held)
+            if d.opened:
+                d.reply, d.taken = _reply(replay, side, m, bot, seed + i, d.opened)
         if d.questioned:
             replay.undo()
             _better(replay, d, m, bot, seed + i)
@@ -179,13 +217,76 @@ def _expected(game: Game, action: Action, m: EvaluationModel) -> float | None:
 
 
 def _better(game: Game, d: Decision, m: EvaluationModel, bot: str, seed: int) -> None:
-    """The bot's choice in the marked decision's place, and its evaluation."""
+    """The bot's choice in the marked decision's place, and its evaluation (after the enemy's
+    reply too where the played decision is judged so)."""
     choice = make_bot(bot, seed).choose(SideSeat(game, d.side)).action
     d.better = choice
     d.better_text = named(choice, game.scenario)
     expected = _expected(game, choice, m)
-    if expected is None:
+    if expected is None or d.reply is not None:
         game.apply(choice)
-        expected = m.chances(game.position).allied
+        expected = (_reply(game, d.side, m, bot, seed, d.opened)[0] if d.reply is not None
+                    else m.chances(game.position).allied)
         game.undo()
     d.better_after = expected
+
+
+def _town_hexes(position: Position, side: Side) -> dict[str, Hex]:
+    """The towns ``side`` controls (2.1: the Allies those with their Control marker)."""
+    allied, control = side is Side.ALLIED, position.allied_control
+    return {t.name: h for h, t in position.scenario.towns_by_hex.items() if (t.name in control) is allied}
+
+
+def _held(position: Position, side: Side) -> dict[str, Hex]:
+    """``side``'s towns with a unit of its own on them."""
+    units = position.units
+    return {name: h for name, h in _town_hexes(position, side).items()
+            if any(units[u].side is side for u in position.units_at(h))}
+
+
+def _opened(position: Position, side: Side, held: dict[str, Hex]) -> tuple[str, ...]:
+    """Of the towns ``side`` held with a unit (``held``), those it still controls with none of its
+    units on them now and an enemy unit able to reach them in its next move."""
+    units = position.units
+    empty = {name: h for name, h in held.items() if (name in position.allied_control) is (side is Side.ALLIED)
+             and not any(units[u].side is side for u in position.units_at(h))}
+    if not empty:
+        return ()
+    reach = enemy_reach(position, side.enemy)
+    return tuple(name for name, h in empty.items() if any(h in hexes for hexes in reach.values()))
+
+
+def _reply(game: Game, side: Side, m: EvaluationModel, bot: str, seed: int,
+           towns: tuple[str, ...]) -> tuple[float, tuple[str, ...]]:
+    """P(Allied win) after the enemy's reply, as if ``side`` left things as they stand: each of its
+    phases is ended where it stands (its decisions on the way, such as an over-stacked hex's losses,
+    are ``bot``'s), the enemy's phases are played by ``bot`` through the gate, until the enemy's next
+    Movement phase is over (9.0: where any of its units may walk into the town) or ``side`` is to
+    begin a Movement phase of its own (where it could mend it).  Also which of ``towns`` (``side``'s)
+    the enemy holds then.  The game is then undone to where it was, dice included."""
+    player = make_bot(bot, seed)
+    enemy = side.enemy
+    done = 0
+    moved = False  # the enemy's Movement phase has begun
+    try:
+        while not game.over and done < REPLY_LIMIT:
+            p = game.position
+            if p.phase is Phase.MOVEMENT:
+                if p.side is enemy:
+                    moved = True
+                elif done and game.pending is None:
+                    break
+            elif moved:
+                break
+            acting = game.acting
+            if acting is side and game.pending is None and game.check(EndPhase()).ok:
+                action: Action = EndPhase()
+            else:
+                action = player.choose(SideSeat(game, acting)).action
+            game.apply(action)
+            done += 1
+        ours = set(_town_hexes(game.position, side))
+        return m.chances(game.position).allied, tuple(name for name in towns if name not in ours)
+    finally:
+        for _ in range(done):
+            game.undo()
