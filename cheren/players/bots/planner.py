@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from fractions import Fraction
 
 from cheren.engine.actions import Action, EndPhase, Move, PlayChit
 from cheren.engine.game import Game
@@ -55,6 +56,7 @@ CUT = 0.3  # value per step out of supply at the horizon (it will be marked, the
 STEP = 0.35  # value per step of material, ours against theirs
 HUB_AREA = 8  # hexes: a town that carries supply for at least this many hexes is a hub
 RETAKE = 6.0  # pull of a lost hub on the retake plan's units
+RAID_RISK = Fraction(1, 3)  # a hub's garrison grows until the raid that can reach it takes it this often at most
 
 
 @dataclass(frozen=True)
@@ -101,11 +103,12 @@ def value(position: Position, side: Side) -> tuple[float, int, int, int]:
 class PlannerBot:
     name = "planner"
 
-    def __init__(self, seed: int = 0, budget: int = DEFAULT_BUDGET) -> None:
+    def __init__(self, seed: int = 0, budget: int = DEFAULT_BUDGET, size_hubs: bool = True) -> None:
         if budget < 1:
             raise ValueError("the planner's budget is at least 1 plan")
         self.rng = random.Random(seed)
         self.budget = budget
+        self.size_hubs = size_hubs  # hub garrisons sized against the raid that can reach them
         self.base = TacticianBot(seed)
         self._plan: list[tuple[Action, str]] = []
         self._plan_for: tuple[int, Side, Phase] | None = None
@@ -233,6 +236,7 @@ class PlannerBot:
             if not hub and town.vp < 2:
                 continue
             ours = [u for u in p.units_at(h) if p.units[u].side is side and all(f.unit != u for f in fill)]
+            before = len(hold) + len(fill)
             if ours:
                 if reach & set(s.adjacent.get(h, ())) and not any(u in hold for u in ours):
                     hold.add(min(ours, key=lambda u: (p.strength(u), u)))
@@ -242,10 +246,76 @@ class PlannerBot:
                 if movers:
                     fill.append(min(movers, key=lambda m: (p.strength(m.unit), len(m.path), m.unit)))
                     names.append(town.name)
+            if hub and self.size_hubs and len(hold) + len(fill) > before:
+                sized = self._size_garrison(p, side, h, hold, fill, legal)
+                if sized:
+                    names[-1] += f": {sized}"
         if not names:
             return None
-        return Plan(f"garrison the towns the enemy can reach before our next move ({', '.join(names)})",
+        return Plan(f"garrison the towns the enemy can reach before our next move ({'; '.join(names)})",
                     first=tuple(fill), hold=frozenset(hold))
+
+    @staticmethod
+    def _size_garrison(p: Position, side: Side, h: Hex, hold: set[str], fill: list[Move], legal: list[Move]) -> str:
+        """Make a hub's garrison strong enough for the raid that can reach it: the enemy units
+        that could stand next to it (or in it) before our next Movement phase, attacking together
+        with their air support, must take the hex (the garrison eliminated, since it stays and
+        takes the loss rather than give up the hub, 11.7, and the raiders push whenever 11.8 lets
+        them) at most ``RAID_RISK`` of the time, by the engine's own what-if (11.5).  Units
+        already in the hub stay, or units that can reach it step in, the one that cuts that
+        chance most first, within the stacking limit (3.1).  Says what it did, or ""."""
+        from cheren.engine.combat_whatif import Choices, proposed, what_if
+        from cheren.engine.rules.combat_eligibility import air_unit
+
+        s = p.scenario
+        ring = {h, *s.adjacent.get(h, ())}
+        # an attack comes in the enemy's Combat phase, before its Exploitation (13.0)
+        raiders = sorted(u for u, hexes in deep_reach(p, side.enemy, exploit=False).items() if hexes & ring)
+        if not raiders:
+            return ""
+        air = air_unit(p, side.enemy) is not None
+        choices = Choices(defender_retreats=False, attacker_pushes=True)
+        moving = {m.unit: m for m in fill}
+        garrison = [u for u in p.units_at(h) if u in hold] + [m.unit for m in fill if m.to == h]
+
+        def risk(units: list[str]) -> Fraction:
+            q = p.copy()
+            for u in p.units_at(h):
+                if u not in units:
+                    q.remove(u)
+            for u in units:
+                if q.units[u].hex != h:
+                    q.place(u, h, steps_lost=q.units[u].steps_lost, supply=q.units[u].supply)
+            return what_if(q, proposed(h, raiders, air=air), choices=choices).p_vacated
+
+        now = first = risk(garrison)
+        added: list[str] = []
+        while now > RAID_RISK:
+            room = s.stack_limits[h] - sum(s.units[u].stack for u in garrison)
+            options: list[tuple[Fraction, int, str, Move | None]] = []
+            for u in p.units_at(h):
+                if p.units[u].side is side and u not in garrison and u not in moving and s.units[u].stack <= room:
+                    options.append((risk([*garrison, u]), 0, u, None))
+            for m in legal:
+                if m.to == h and m.unit not in hold and m.unit not in moving and s.units[m.unit].stack <= room:
+                    options.append((risk([*garrison, m.unit]), len(m.path), m.unit, m))
+            if not options:
+                break
+            best = min(options, key=lambda o: (o[0], o[1], o[2]))
+            if best[0] >= now:
+                break
+            now = best[0]
+            garrison.append(best[2])
+            added.append(s.units[best[2]].name)
+            if best[3] is None:
+                hold.add(best[2])
+            else:
+                fill.append(best[3])
+                moving[best[2]] = best[3]
+        if not added:
+            return ""
+        return (f"{', '.join(added)} too, against the raid that can reach it "
+                f"({len(raiders)} units: {float(first):.0%} to take it, now {float(now):.0%}, 11.5)")
 
     def _cut_plan(self, seat: SideSeat) -> Plan | None:
         """The legal move that leaves the most enemy steps unable to draw supply at their next
@@ -435,7 +505,7 @@ class PlannerBot:
         return taken, value(game.position, side)
 
 
-def deep_reach(p: Position, enemy: Side) -> dict[str, set[Hex]]:
+def deep_reach(p: Position, enemy: Side, exploit: bool = True) -> dict[str, set[Hex]]:
     """For each ``enemy`` unit that may move, every hex it could stand in before the other side's
     next Movement phase: its reaction (units not next to ours, no marker, 10.0), its whole
     Movement and, for the units that exploit (13.0), its Exploitation, taken as one long move on
@@ -451,6 +521,6 @@ def deep_reach(p: Position, enemy: Side) -> dict[str, set[Hex]]:
         if d.type.air or immobile_reason(q, uid) is not None:
             continue
         mp = q.movement(uid)
-        extra = (mp if d.type.may_exploit and unit.supply is None else 0) + (mp if may_react(p, uid) else 0)
+        extra = (mp if exploit and d.type.may_exploit and unit.supply is None else 0) + (mp if may_react(p, uid) else 0)
         out[uid] = {unit.hex, *reachable(q, uid, MoveOptions(extra_mp=extra)).reach}
     return out
