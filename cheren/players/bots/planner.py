@@ -225,6 +225,9 @@ class PlannerBot:
         by_unit = deep_reach(p, side.enemy)
         reach = set().union(*by_unit.values()) if by_unit else set()
         lines = town_lines(p, side)
+        # a hub whose loss would cut off a third of our steps gets a garrison sized to the raid
+        weights = hub_weights(p, side) if self.size_hubs else {}
+        total = sum(p.steps_left(u) for u, x in p.units.items() if x.side is side and x.hex is not None and x.on_map)
         hold: set[str] = set()
         fill: list[Move] = []
         names: list[str] = []
@@ -246,7 +249,7 @@ class PlannerBot:
                 if movers:
                     fill.append(min(movers, key=lambda m: (p.strength(m.unit), len(m.path), m.unit)))
                     names.append(town.name)
-            if hub and self.size_hubs and len(hold) + len(fill) > before:
+            if hub and self.size_hubs and len(hold) + len(fill) > before and 3 * weights.get(town.name, 0) >= total:
                 sized = self._size_garrison(p, side, h, hold, fill, legal)
                 if sized:
                     names[-1] += f": {sized}"
