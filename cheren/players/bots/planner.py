@@ -109,6 +109,7 @@ class PlannerBot:
         self.rng = random.Random(seed)
         self.budget = budget
         self.size_hubs = size_hubs  # hub garrisons sized against the raid that can reach them
+        self.keep_hubs = size_hubs  # and kept by every Movement and Exploitation plan
         self.base = TacticianBot(seed)
         self._plan: list[tuple[Action, str]] = []
         self._plan_for: tuple[int, Side, Phase] | None = None
@@ -214,11 +215,12 @@ class PlannerBot:
                             hold=best.hold | {u}, pull=best.pull))
         return out[:n]
 
-    def _guard_plan(self, seat: SideSeat) -> Plan | None:
+    def _guard_plan(self, seat: SideSeat, carrying: bool = False) -> Plan | None:
         """Every own town the enemy could enter before our next Movement phase (its reaction and
         exploitation counted), hubs first, then by VP: its weakest unit stays, or the weakest
-        unit that can reach it steps in.  (Hub garrisons sized against the enemy that could reach
-        them won fewer games: docs/bots.md.)"""
+        unit that can reach it steps in.  A hub whose loss would cut off a third of our steps
+        gets a garrison sized against the raid that can reach it (:meth:`_size_garrison`);
+        ``carrying``: only those hubs (the garrison every plan keeps, :meth:`_search`)."""
         p = seat.position()
         side = seat.side
         s = p.scenario
@@ -226,7 +228,7 @@ class PlannerBot:
         reach = set().union(*by_unit.values()) if by_unit else set()
         lines = town_lines(p, side)
         # a hub whose loss would cut off a third of our steps gets a garrison sized to the raid
-        weights = hub_weights(p, side) if self.size_hubs else {}
+        weights = hub_weights(p, side) if self.size_hubs or carrying else {}
         total = sum(p.steps_left(u) for u, x in p.units.items() if x.side is side and x.hex is not None and x.on_map)
         hold: set[str] = set()
         fill: list[Move] = []
@@ -236,7 +238,8 @@ class PlannerBot:
         for town in sorted(towns, key=lambda t: (-(lines.get(t.name, 0).bit_count() >= HUB_AREA), -t.vp, t.name)):
             h = s.town_hex(town.name)
             hub = lines.get(town.name, 0).bit_count() >= HUB_AREA
-            if not hub and town.vp < 2:
+            carries = hub and 3 * weights.get(town.name, 0) >= total
+            if (not hub and town.vp < 2) or (carrying and not carries):
                 continue
             ours = [u for u in p.units_at(h) if p.units[u].side is side and all(f.unit != u for f in fill)]
             before = len(hold) + len(fill)
@@ -249,12 +252,15 @@ class PlannerBot:
                 if movers:
                     fill.append(min(movers, key=lambda m: (p.strength(m.unit), len(m.path), m.unit)))
                     names.append(town.name)
-            if hub and self.size_hubs and len(hold) + len(fill) > before and 3 * weights.get(town.name, 0) >= total:
+            if carries and self.size_hubs and len(hold) + len(fill) > before:
                 sized = self._size_garrison(p, side, h, hold, fill, legal)
                 if sized:
                     names[-1] += f": {sized}"
         if not names:
             return None
+        if carrying:
+            return Plan(f"{'; '.join(names)} held: our supply hangs on it (12.1, 15.0)", first=tuple(fill),
+                        hold=frozenset(hold))
         return Plan(f"garrison the towns the enemy can reach before our next move ({'; '.join(names)})",
                     first=tuple(fill), hold=frozenset(hold))
 
@@ -407,6 +413,13 @@ class PlannerBot:
         plans = self._plans(seat)
         if len(plans) < 2:
             return [], ""  # nothing to weigh: the tactician plays the phase
+        keep = self._guard_plan(seat, carrying=True) if self.keep_hubs and phase is not Phase.REACTION else None
+        if keep is not None:
+            # a hub our army's supply hangs on is never left to a raid, whatever else the plan does
+            plans = [plan if keep.hold <= plan.hold and set(keep.first) <= set(plan.first)
+                     else Plan(f"{plan.label}, with {keep.label}", first=(*keep.first, *plan.first),
+                               hold=plan.hold | keep.hold, pull=plan.pull, tie_break=plan.tie_break, stop=plan.stop)
+                     for plan in plans]
         start = determinise(seat, self.rng)
         dice_seed = self.rng.randrange(2**63)
         results: list[tuple[Candidate, list[tuple[Action, str]]]] = []
