@@ -244,10 +244,10 @@ class PlannerBot:
             ours = [u for u in p.units_at(h) if p.units[u].side is side and all(f.unit != u for f in fill)]
             before = len(hold) + len(fill)
             if ours:
-                if reach & set(s.adjacent.get(h, ())) and not any(u in hold for u in ours):
+                if (carrying or reach & set(s.adjacent.get(h, ()))) and not any(u in hold for u in ours):
                     hold.add(min(ours, key=lambda u: (p.strength(u), u)))
                     names.append(town.name)
-            elif h in reach:
+            elif carrying or h in reach:
                 movers = [m for m in legal if m.to == h and m.unit not in hold and all(m.unit != f.unit for f in fill)]
                 if movers:
                     fill.append(min(movers, key=lambda m: (p.strength(m.unit), len(m.path), m.unit)))
@@ -411,9 +411,11 @@ class PlannerBot:
     def _search(self, seat: SideSeat) -> tuple[list[tuple[Action, str]], str]:
         phase = seat.game.phase
         plans = self._plans(seat)
-        if len(plans) < 2:
+        keep = None
+        if plans and self.keep_hubs and phase is not Phase.REACTION:
+            keep = self._guard_plan(seat, carrying=True)
+        if len(plans) < 2 and keep is None:
             return [], ""  # nothing to weigh: the tactician plays the phase
-        keep = self._guard_plan(seat, carrying=True) if self.keep_hubs and phase is not Phase.REACTION else None
         if keep is not None:
             # a hub our army's supply hangs on is never left to a raid, whatever else the plan does
             plans = [plan if keep.hold <= plan.hold and set(keep.first) <= set(plan.first)
