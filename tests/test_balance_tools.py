@@ -74,6 +74,30 @@ def test_a_rating_row_counts_the_named_bot_on_whichever_side_it_plays() -> None:
     assert "| 1 / 1 / 2 | 67% (21%-94%) of 3 decided |" in rows[3]
 
 
+def test_a_tuning_row_sets_the_targets_measures_of_each_variant_side_by_side() -> None:
+    base = [result(0, 30, "allied", [WEST]), result(1, 2, "italian", [["Sabderat"]])]
+    change = [result(0, 30, "allied", [WEST]), result(1, 20, "italian", [WEST]), result(2, 21, "draw", [WEST])]
+    rows = tables.tuning_rows([base, change], ["base.json", "change.json"])
+    assert rows[2] == "| base.json | 2 | 50% (9%-91%) of 2 | 16.0 (-11.4-43.4) | 1 of 2, 50% (9%-91%) |"
+    assert rows[3].startswith("| change.json | 3 | 50% (9%-91%) of 2 | 23.7 (") and rows[3].endswith(
+        "| 0 of 3, 0% (0%-56%) |")
+
+
+def test_the_replay_fixture_is_the_runs_first_game_with_a_digest_of_its_log(tmp_path: Path) -> None:
+    from cheren.cli.main import main
+    from cheren.players.results_file import game_seeds, read_results
+
+    out = tmp_path / "run.json"
+    assert main(["simulate", "--games", "1", "--seed", "7", "--allied", "heuristic", "--italian", "heuristic",
+                 "--logs", "--quiet", "--out", str(out)]) == 0
+    kept = tables.fixture(out)
+    (game,) = read_results(out)
+    assert kept["index"] == 0 and kept["seed"] == game_seeds(7, 1)[0] == game.seed and kept["run_seed"] == 7
+    assert (kept["winner"], kept["allied_vp"], kept["actions"]) == (game.winner, game.allied_vp, game.actions)
+    assert game.log is not None and tables.log_digest(game.log) == kept["log_digest"]
+    assert len(str(kept["log_digest"])) == 16 and tables.log_digest(game.log[:-1]) != kept["log_digest"]
+
+
 def test_a_table_is_written_between_its_markers_and_nowhere_else(tmp_path: Path) -> None:
     doc = tmp_path / "doc.md"
     doc.write_text("before\n<!-- rating: old -->\nold row\n<!-- end of rating -->\nafter\n", encoding="utf-8")

@@ -5,19 +5,28 @@ figure in them is typed by hand (issue 33).
     python tools/balance_tables.py rating RESULTS.json [RESULTS.json ...] [--bot planner]
     python tools/balance_tables.py balance RESULTS.json
     ... [--doc docs/bots.md --table NAME]
+    python tools/balance_tables.py tuning RESULTS.json [RESULTS.json ...]
+    python tools/balance_tables.py fixture RESULTS.json --out FIXTURE.json
 
 ``rating``: one row per file: the games each side won, the share of decided games that ``--bot``
 won (95% Wilson interval) and the mean Allied VP (95% normal interval).  ``balance``: the issue's
 targets (the Allies' share of decided games, the mean Allied VP, the games the Italians hold
 Kassala at the end) and the history table: in the games the Allies win, the median turn each of
 Agordat, Barentu, Cheren, Asmara and Massaua first ends a turn in Allied hands, against the turn it
-fell in 1941.  With ``--doc`` the table replaces the lines between ``<!-- NAME: ... -->`` and
-``<!-- end of NAME -->`` in that file; without it, it is printed.
+fell in 1941.  ``tuning``: one row per
+file (a variant measured on the same seeds): the targets' three measures side by side.
+With ``--doc`` the table replaces the lines between ``<!-- NAME: ... -->`` and
+``<!-- end of NAME -->`` in that file; without it, it is printed.  ``fixture``: the run's first
+game (its number, seed and bots, the run's seed, and what it gave: winner, Allied VP, number of
+actions and a digest of its log), for the test that replays it
+(``tests/test_held_out_reproduces.py``); the file must have been written with ``--logs``.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import math
 import statistics
 import sys
@@ -75,6 +84,17 @@ def rating_rows(runs: Sequence[Sequence[GameResult]], bot: str) -> list[str]:
     return lines
 
 
+def tuning_rows(runs: Sequence[Sequence[GameResult]], names: Sequence[str]) -> list[str]:
+    lines = ["| results file | games | Allied share of decided games | mean Allied VP (95% interval) | "
+             "Italians hold Kassala at the end |", "|---|---|---|---|---|"]
+    for name, results in zip(names, runs, strict=True):
+        a, _, i = wins(results)
+        kassala = sum(kassala_lost(r) for r in results)
+        lines.append(f"| {name} | {len(results)} | {pct(a, a + i)} of {a + i} | {vp_cell(results)} | "
+                     f"{kassala} of {len(results)}, {pct(kassala, len(results))} |")
+    return lines
+
+
 def kassala_lost(r: GameResult) -> bool:
     """The Italians hold Kassala at the end (its Control marker is gone: 2.1)."""
     return bool(r.control) and "Kassala" not in r.control[-1]
@@ -126,6 +146,26 @@ def _quartile(xs: Sequence[int], which: int) -> str:
     return f"{statistics.quantiles(xs, n=4, method='inclusive')[which]:g}"
 
 
+def log_digest(log: Sequence[object]) -> str:
+    """A short fingerprint of a game's actions (the results file's JSON form of its log)."""
+    text = json.dumps(list(log), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def fixture(path: Path) -> dict[str, object]:
+    """What the replay test compares: the first game of the run kept in ``path``."""
+    from cheren.players.results_file import read_run
+
+    results, run = read_run(path)
+    first = min(results, key=lambda r: r.index)
+    if first.log is None:
+        raise SystemExit(f"{path}: the games have no logs (run it with --logs)")
+    return {"file": path.name, "run_seed": run.seed, "run_games": run.games, "index": first.index,
+            "seed": first.seed, "allied": first.allied_bot, "italian": first.italian_bot,
+            "winner": first.winner, "allied_vp": first.allied_vp, "actions": first.actions,
+            "log_digest": log_digest(first.log)}
+
+
 def write_between(doc: Path, name: str, lines: list[str], command: str) -> None:
     """Replace the table between its two marker lines in ``doc`` (the markers must be there)."""
     text = doc.read_text(encoding="utf-8").splitlines()
@@ -139,17 +179,25 @@ def write_between(doc: Path, name: str, lines: list[str], command: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("what", choices=("rating", "balance"))
+    ap.add_argument("what", choices=("rating", "balance", "tuning", "fixture"))
     ap.add_argument("files", nargs="+", type=Path)
     ap.add_argument("--bot", default="planner", help="rating: the bot whose share is counted")
     ap.add_argument("--doc", type=Path, help="write the table into this file, between its markers")
     ap.add_argument("--table", default="", help="the markers' name (with --doc)")
+    ap.add_argument("--out", type=Path, help="fixture: write it here (JSON)")
     args = ap.parse_args(argv)
+    if args.what == "fixture":
+        if len(args.files) != 1 or args.out is None:
+            raise SystemExit("fixture takes one results file and --out")
+        args.out.write_text(json.dumps(fixture(args.files[0]), indent=2) + "\n", encoding="utf-8")
+        return
     runs = [read_results(f) for f in args.files]
     if any(not r for r in runs):
         raise SystemExit("a results file holds no games")
     if args.what == "rating":
         lines = rating_rows(runs, args.bot)
+    elif args.what == "tuning":
+        lines = tuning_rows(runs, [f.name for f in args.files])
     else:
         if len(runs) != 1:
             raise SystemExit("balance takes one results file")
