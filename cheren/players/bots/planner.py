@@ -109,7 +109,7 @@ class PlannerBot:
         self.rng = random.Random(seed)
         self.budget = budget
         self.size_hubs = size_hubs  # hub garrisons sized against the raid that can reach them
-        self.keep_hubs = size_hubs  # and kept by every plan of every phase the planner plans
+        self.keep_hubs = size_hubs  # and kept by every Movement and Exploitation plan
         self.base = TacticianBot(seed)
         self._plan: list[tuple[Action, str]] = []
         self._plan_for: tuple[int, Side, Phase] | None = None
@@ -412,16 +412,14 @@ class PlannerBot:
         phase = seat.game.phase
         plans = self._plans(seat)
         keep = None
-        if plans and self.keep_hubs:
+        if plans and self.keep_hubs and phase is not Phase.REACTION:
             keep = self._guard_plan(seat, carrying=True)
         if len(plans) < 2 and keep is None:
             return [], ""  # nothing to weigh: the tactician plays the phase
         if keep is not None:
             # a hub our army's supply hangs on is never left to a raid, whatever else the plan does
             plans = [plan if keep.hold <= plan.hold and set(keep.first) <= set(plan.first)
-                     else Plan(f"{plan.label}, with {keep.label}",
-                               first=(*keep.first, *(a for a in plan.first
-                                                     if not (isinstance(a, Move) and a.unit in keep.hold))),
+                     else Plan(f"{plan.label}, with {keep.label}", first=(*keep.first, *plan.first),
                                hold=plan.hold | keep.hold, pull=plan.pull, tie_break=plan.tie_break, stop=plan.stop)
                      for plan in plans]
         start = determinise(seat, self.rng)
