@@ -324,7 +324,8 @@ class PlannerBot:
         if not added:
             return ""
         return (f"{', '.join(added)} too, against the raid that can reach it "
-                f"({len(raiders)} units: {float(first):.0%} to take it, now {float(now):.0%}, 11.5)")
+                f"({len(raiders)} unit{'s' if len(raiders) != 1 else ''}: {float(first):.0%} to take it, "
+                f"now {float(now):.0%}, 11.5)")
 
     def _cut_plan(self, seat: SideSeat) -> Plan | None:
         """The legal move that leaves the most enemy steps unable to draw supply at their next
