@@ -15,7 +15,9 @@ plan that leaves Kassala open to a raid pays for it in the play-out.
 The plans, in words the bot gives as its reasons:
 
 * Movement: the tactician's own; a garrison for every town the enemy could reach before our
-  next Movement phase, its reaction and exploitation counted (hubs first); a move that cuts an
+  next Movement phase, its reaction and exploitation counted (hubs first; the hub that carries
+  a third of our steps gets a garrison sized against the raid that can reach it, and every
+  Movement and Exploitation plan keeps it); a move that cuts an
   enemy supply line; a hub retaken at once; a reserve held back behind a long line for the
   next reaction (designer's notes, 15.0); then, around the best of those, the best with the
   garrisons or the cut added, or with one of its movers kept back.
