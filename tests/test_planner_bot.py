@@ -11,6 +11,7 @@ from fractions import Fraction
 import pytest
 
 from cheren import load_scenario
+from cheren.engine.actions import Move
 from cheren.engine.game import Game
 from cheren.engine.position import Position
 from cheren.hexes import Hex
@@ -207,7 +208,8 @@ def test_a_hub_the_army_hangs_on_gets_a_garrison_sized_to_the_raid_that_can_reac
     seat = SideSeat(Game.from_position(p, seed=3), Side.ALLIED)
     plan = PlannerBot(4)._guard_plan(seat)
     assert plan is not None and "sudan_eac_1" in plan.hold
-    assert any(m.unit == "sudan_eac_2" and m.to == H("0208") for m in plan.first if hasattr(m, "to"))
+    moves = [m for m in plan.first if isinstance(m, Move)]
+    assert any(m.unit == "sudan_eac_2" and m.to == H("0208") for m in moves)
     assert "Kassala: Sudan EAC 2 too, against the raid that can reach it (1 unit: 50% to take it, now 0%" in plan.label
     # the figures are the engine's what-if (11.5): Col 41 against one battalion at 2-1, against two at 1-1,
     # the garrison standing and taking the loss (11.7), the raider pushing when it may (11.8)
@@ -219,8 +221,7 @@ def test_a_hub_the_army_hangs_on_gets_a_garrison_sized_to_the_raid_that_can_reac
     # without the sizing the guard leaves the weakest unit only, as before
     unsized = PlannerBot(4, size_hubs=False)._guard_plan(seat)
     assert unsized is not None and "too" not in unsized.label
-    assert not any(getattr(m, "unit", "") == "sudan_eac_2" and m.to == H("0208") for m in unsized.first
-                   if hasattr(m, "to"))
+    assert not any(m.unit == "sudan_eac_2" and m.to == H("0208") for m in unsized.first if isinstance(m, Move))
 
 
 def test_every_plan_keeps_the_hub_the_army_hangs_on_and_says_so() -> None:
