@@ -6,12 +6,10 @@ same seed plays the same game."""
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 
 import pytest
 
 from cheren import load_scenario
-from cheren.engine.actions import Move
 from cheren.engine.game import Game
 from cheren.engine.position import Position
 from cheren.hexes import Hex
@@ -184,57 +182,3 @@ def test_the_command_line_defaults_analyse_to_the_strongest_bot_and_budgets_the_
     args = argparse.Namespace(allied="planner", italian="lookahead", budget=3)
     budgeted(args)
     assert (args.allied, args.italian) == ("planner:3", "lookahead:3")
-
-
-def kassala_threatened() -> Position:
-    """Turn 3, Allied Movement: two Indian brigades east of Kassala draw their supply through it
-    (12.1); Sudan EAC 1 holds the town, Sudan EAC 2 stands next to it, and Col 41 (4-5) is close
-    enough to attack it before the Allies move again."""
-    p = Position.empty(S, seed=5)
-    for uid, h in {"sudan_eac_1": "0208", "sudan_eac_2": "0309", "sdf_mmg_1": "0410", "ind_10": "0512",
-                   "ind_29": "0611", "col_41": "0505"}.items():
-        p.place(uid, h)
-    p.allied_control.update({"Kassala", "Tessenei", "Sabderat"})
-    p.set_turn(3, Side.ALLIED, Phase.MOVEMENT)
-    p.chits.hands[Side.ALLIED].clear()
-    p.chits.hands[Side.ITALIAN].clear()
-    return p
-
-
-def test_a_hub_the_army_hangs_on_gets_a_garrison_sized_to_the_raid_that_can_reach_it() -> None:
-    from cheren.engine.combat_whatif import Choices, proposed, what_if
-
-    p = kassala_threatened()
-    seat = SideSeat(Game.from_position(p, seed=3), Side.ALLIED)
-    plan = PlannerBot(4)._guard_plan(seat)
-    assert plan is not None and "sudan_eac_1" in plan.hold
-    moves = [m for m in plan.first if isinstance(m, Move)]
-    assert any(m.unit == "sudan_eac_2" and m.to == H("0208") for m in moves)
-    assert "Kassala: Sudan EAC 2 too, against the raid that can reach it (1 unit: 50% to take it, now 0%" in plan.label
-    # the figures are the engine's what-if (11.5): Col 41 against one battalion at 2-1, against two at 1-1,
-    # the garrison standing and taking the loss (11.7), the raider pushing when it may (11.8)
-    choices = Choices(defender_retreats=False, attacker_pushes=True)
-    assert what_if(p, proposed("0208", ["col_41"]), choices=choices).p_vacated == Fraction(1, 2)
-    two = p.copy()
-    two.place("sudan_eac_2", "0208")
-    assert what_if(two, proposed("0208", ["col_41"]), choices=choices).p_vacated == 0
-    # without the sizing the guard leaves the weakest unit only, as before
-    unsized = PlannerBot(4, size_hubs=False)._guard_plan(seat)
-    assert unsized is not None and "too" not in unsized.label
-    assert not any(m.unit == "sudan_eac_2" and m.to == H("0208") for m in unsized.first if isinstance(m, Move))
-
-
-def test_every_plan_keeps_the_hub_the_army_hangs_on_and_says_so() -> None:
-    game = Game.from_position(kassala_threatened(), seed=3)
-    bot = PlannerBot(4)
-    said = []
-    while game.phase is Phase.MOVEMENT and game.phasing is Side.ALLIED:
-        choice = bot.choose(SideSeat(game, game.acting))
-        assert game.check(choice.action).ok
-        said.append(choice.reason)
-        game.apply(choice.action)
-    assert bot.last_candidates and all("held: our supply hangs on it (12.1, 15.0)" in c.label or
-                                       "Kassala: Sudan EAC 2 too" in c.label for c in bot.last_candidates)
-    there = [u for u in game.position.units_at(H("0208")) if game.position.units[u].side is Side.ALLIED]
-    assert set(there) >= {"sudan_eac_1", "sudan_eac_2"}
-    assert "Kassala" in said[0]

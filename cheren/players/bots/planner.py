@@ -15,9 +15,7 @@ plan that leaves Kassala open to a raid pays for it in the play-out.
 The plans, in words the bot gives as its reasons:
 
 * Movement: the tactician's own; a garrison for every town the enemy could reach before our
-  next Movement phase, its reaction and exploitation counted (hubs first; the hub that carries
-  a third of our steps gets a garrison sized against the raid that can reach it, and every
-  Movement and Exploitation plan keeps it); a move that cuts an
+  next Movement phase, its reaction and exploitation counted (hubs first); a move that cuts an
   enemy supply line; a hub retaken at once; a reserve held back behind a long line for the
   next reaction (designer's notes, 15.0); then, around the best of those, the best with the
   garrisons or the cut added, or with one of its movers kept back.
@@ -34,7 +32,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from fractions import Fraction
 
 from cheren.engine.actions import Action, EndPhase, Move, PlayChit
 from cheren.engine.game import Game
@@ -58,7 +55,6 @@ CUT = 0.3  # value per step out of supply at the horizon (it will be marked, the
 STEP = 0.35  # value per step of material, ours against theirs
 HUB_AREA = 8  # hexes: a town that carries supply for at least this many hexes is a hub
 RETAKE = 6.0  # pull of a lost hub on the retake plan's units
-RAID_RISK = Fraction(1, 3)  # a hub's garrison grows until the raid that can reach it takes it this often at most
 
 
 @dataclass(frozen=True)
@@ -105,13 +101,11 @@ def value(position: Position, side: Side) -> tuple[float, int, int, int]:
 class PlannerBot:
     name = "planner"
 
-    def __init__(self, seed: int = 0, budget: int = DEFAULT_BUDGET, size_hubs: bool = True) -> None:
+    def __init__(self, seed: int = 0, budget: int = DEFAULT_BUDGET) -> None:
         if budget < 1:
             raise ValueError("the planner's budget is at least 1 plan")
         self.rng = random.Random(seed)
         self.budget = budget
-        self.size_hubs = size_hubs  # hub garrisons sized against the raid that can reach them
-        self.keep_hubs = size_hubs  # and kept by every Movement and Exploitation plan
         self.base = TacticianBot(seed)
         self._plan: list[tuple[Action, str]] = []
         self._plan_for: tuple[int, Side, Phase] | None = None
@@ -217,21 +211,17 @@ class PlannerBot:
                             hold=best.hold | {u}, pull=best.pull))
         return out[:n]
 
-    def _guard_plan(self, seat: SideSeat, carrying: bool = False) -> Plan | None:
+    def _guard_plan(self, seat: SideSeat) -> Plan | None:
         """Every own town the enemy could enter before our next Movement phase (its reaction and
         exploitation counted), hubs first, then by VP: its weakest unit stays, or the weakest
-        unit that can reach it steps in.  A hub whose loss would cut off a third of our steps
-        gets a garrison sized against the raid that can reach it (:meth:`_size_garrison`);
-        ``carrying``: only those hubs (the garrison every plan keeps, :meth:`_search`)."""
+        unit that can reach it steps in.  (Hub garrisons sized against the enemy that could reach
+        them won fewer games: docs/bots.md.)"""
         p = seat.position()
         side = seat.side
         s = p.scenario
         by_unit = deep_reach(p, side.enemy)
         reach = set().union(*by_unit.values()) if by_unit else set()
         lines = town_lines(p, side)
-        # a hub whose loss would cut off a third of our steps gets a garrison sized to the raid
-        weights = hub_weights(p, side) if self.size_hubs or carrying else {}
-        total = sum(p.steps_left(u) for u, x in p.units.items() if x.side is side and x.hex is not None and x.on_map)
         hold: set[str] = set()
         fill: list[Move] = []
         names: list[str] = []
@@ -240,94 +230,22 @@ class PlannerBot:
         for town in sorted(towns, key=lambda t: (-(lines.get(t.name, 0).bit_count() >= HUB_AREA), -t.vp, t.name)):
             h = s.town_hex(town.name)
             hub = lines.get(town.name, 0).bit_count() >= HUB_AREA
-            carries = hub and 3 * weights.get(town.name, 0) >= total
-            if (not hub and town.vp < 2) or (carrying and not carries):
+            if not hub and town.vp < 2:
                 continue
             ours = [u for u in p.units_at(h) if p.units[u].side is side and all(f.unit != u for f in fill)]
-            before = len(hold) + len(fill)
             if ours:
-                if (carrying or reach & set(s.adjacent.get(h, ()))) and not any(u in hold for u in ours):
+                if reach & set(s.adjacent.get(h, ())) and not any(u in hold for u in ours):
                     hold.add(min(ours, key=lambda u: (p.strength(u), u)))
                     names.append(town.name)
-            elif carrying or h in reach:
+            elif h in reach:
                 movers = [m for m in legal if m.to == h and m.unit not in hold and all(m.unit != f.unit for f in fill)]
                 if movers:
                     fill.append(min(movers, key=lambda m: (p.strength(m.unit), len(m.path), m.unit)))
                     names.append(town.name)
-            if carries and self.size_hubs and len(hold) + len(fill) > before:
-                sized = self._size_garrison(p, side, h, hold, fill, legal)
-                if sized:
-                    names[-1] += f": {sized}"
         if not names:
             return None
-        if carrying:
-            return Plan(f"{'; '.join(names)} held: our supply hangs on it (12.1, 15.0)", first=tuple(fill),
-                        hold=frozenset(hold))
-        return Plan(f"garrison the towns the enemy can reach before our next move ({'; '.join(names)})",
+        return Plan(f"garrison the towns the enemy can reach before our next move ({', '.join(names)})",
                     first=tuple(fill), hold=frozenset(hold))
-
-    @staticmethod
-    def _size_garrison(p: Position, side: Side, h: Hex, hold: set[str], fill: list[Move], legal: list[Move]) -> str:
-        """Make a hub's garrison strong enough for the raid that can reach it: the enemy units
-        that could stand next to it (or in it) before our next Movement phase, attacking together
-        with their air support, must take the hex (the garrison eliminated, since it stays and
-        takes the loss rather than give up the hub, 11.7, and the raiders push whenever 11.8 lets
-        them) at most ``RAID_RISK`` of the time, by the engine's own what-if (11.5).  Units
-        already in the hub stay, or units that can reach it step in, the one that cuts that
-        chance most first, within the stacking limit (3.1).  Says what it did, or ""."""
-        from cheren.engine.combat_whatif import Choices, proposed, what_if
-        from cheren.engine.rules.combat_eligibility import air_unit
-
-        s = p.scenario
-        ring = {h, *s.adjacent.get(h, ())}
-        # an attack comes in the enemy's Combat phase, before its Exploitation (13.0)
-        raiders = sorted(u for u, hexes in deep_reach(p, side.enemy, exploit=False).items() if hexes & ring)
-        if not raiders:
-            return ""
-        air = air_unit(p, side.enemy) is not None
-        choices = Choices(defender_retreats=False, attacker_pushes=True)
-        moving = {m.unit: m for m in fill}
-        garrison = [u for u in p.units_at(h) if u in hold] + [m.unit for m in fill if m.to == h]
-
-        def risk(units: list[str]) -> Fraction:
-            q = p.copy()
-            for u in p.units_at(h):
-                if u not in units:
-                    q.remove(u)
-            for u in units:
-                if q.units[u].hex != h:
-                    q.place(u, h, steps_lost=q.units[u].steps_lost, supply=q.units[u].supply)
-            return what_if(q, proposed(h, raiders, air=air), choices=choices).p_vacated
-
-        now = first = risk(garrison)
-        added: list[str] = []
-        while now > RAID_RISK:
-            room = s.stack_limits[h] - sum(s.units[u].stack for u in garrison)
-            options: list[tuple[Fraction, int, str, Move | None]] = []
-            for u in p.units_at(h):
-                if p.units[u].side is side and u not in garrison and u not in moving and s.units[u].stack <= room:
-                    options.append((risk([*garrison, u]), 0, u, None))
-            for m in legal:
-                if m.to == h and m.unit not in hold and m.unit not in moving and s.units[m.unit].stack <= room:
-                    options.append((risk([*garrison, m.unit]), len(m.path), m.unit, m))
-            if not options:
-                break
-            best = min(options, key=lambda o: (o[0], o[1], o[2]))
-            if best[0] >= now:
-                break
-            now = best[0]
-            garrison.append(best[2])
-            added.append(s.units[best[2]].name)
-            if best[3] is None:
-                hold.add(best[2])
-            else:
-                fill.append(best[3])
-                moving[best[2]] = best[3]
-        if not added:
-            return ""
-        return (f"{', '.join(added)} too, against the raid that can reach it "
-                f"({len(raiders)} unit{'s' if len(raiders) != 1 else ''}: {float(first):.0%} to take it, "
-                f"now {float(now):.0%}, 11.5)")
 
     def _cut_plan(self, seat: SideSeat) -> Plan | None:
         """The legal move that leaves the most enemy steps unable to draw supply at their next
@@ -414,17 +332,8 @@ class PlannerBot:
     def _search(self, seat: SideSeat) -> tuple[list[tuple[Action, str]], str]:
         phase = seat.game.phase
         plans = self._plans(seat)
-        keep = None
-        if plans and self.keep_hubs and phase is not Phase.REACTION:
-            keep = self._guard_plan(seat, carrying=True)
-        if len(plans) < 2 and keep is None:
+        if len(plans) < 2:
             return [], ""  # nothing to weigh: the tactician plays the phase
-        if keep is not None:
-            # a hub our army's supply hangs on is never left to a raid, whatever else the plan does
-            plans = [plan if keep.hold <= plan.hold and set(keep.first) <= set(plan.first)
-                     else Plan(f"{plan.label}, with {keep.label}", first=(*keep.first, *plan.first),
-                               hold=plan.hold | keep.hold, pull=plan.pull, tie_break=plan.tie_break, stop=plan.stop)
-                     for plan in plans]
         start = determinise(seat, self.rng)
         dice_seed = self.rng.randrange(2**63)
         results: list[tuple[Candidate, list[tuple[Action, str]]]] = []
@@ -526,7 +435,7 @@ class PlannerBot:
         return taken, value(game.position, side)
 
 
-def deep_reach(p: Position, enemy: Side, exploit: bool = True) -> dict[str, set[Hex]]:
+def deep_reach(p: Position, enemy: Side) -> dict[str, set[Hex]]:
     """For each ``enemy`` unit that may move, every hex it could stand in before the other side's
     next Movement phase: its reaction (units not next to ours, no marker, 10.0), its whole
     Movement and, for the units that exploit (13.0), its Exploitation, taken as one long move on
@@ -542,6 +451,6 @@ def deep_reach(p: Position, enemy: Side, exploit: bool = True) -> dict[str, set[
         if d.type.air or immobile_reason(q, uid) is not None:
             continue
         mp = q.movement(uid)
-        extra = (mp if exploit and d.type.may_exploit and unit.supply is None else 0) + (mp if may_react(p, uid) else 0)
+        extra = (mp if d.type.may_exploit and unit.supply is None else 0) + (mp if may_react(p, uid) else 0)
         out[uid] = {unit.hex, *reachable(q, uid, MoveOptions(extra_mp=extra)).reach}
     return out
