@@ -101,7 +101,7 @@ class EvaluationView:
             d = rv.marks[ev.mark]
             body = (f"<div class='cheren-review-mark' data-mark='{ev.mark + 1}'>Mark {ev.mark + 1} of {len(rv.marks)}: "
                     f"move {d.number} (turn {d.turn}, {panels.esc(d.phase)}), {panels.esc(d.side.adjective)}: "
-                    f"<b>{panels.esc(d.text)}</b> took P(Allied win) from {d.before:.0%} to {d.judged:.0%}"
+                    f"<b>{panels.esc(d.text)}</b> took P(Allied win) from {d.judged_before:.0%} to {d.judged:.0%}"
                     f"{' ' + panels.esc(d.judged_text) if d.judged_text else ''}. "
                     f"The {panels.esc(rv.bot)} bot would <b class='cheren-review-better'>"
                     f"{panels.esc(d.better_text)}</b>: {(d.better_after or 0):.0%} (green on the map).</div>")

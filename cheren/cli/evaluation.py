@@ -184,9 +184,9 @@ def cmd_review(args: argparse.Namespace) -> int:
     write_output(out, rv.report(Path(args.save).name, rel))
     print(f"wrote {out} and {chart}: {len(rv.decisions)} actions, {len(rv.marks)} marked", file=sys.stderr)
     for d in rv.marks:
-        print(f"  {d.number}. turn {d.turn} {d.phase}, {d.side.adjective}: {d.text}: P(Allied win) {d.before:.0%} -> "
-              f"{d.judged:.0%}{' ' + d.judged_text if d.judged_text else ''}; the {args.bot} bot: {d.better_text} "
-              f"({(d.better_after or 0):.0%})")
+        print(f"  {d.number}. turn {d.turn} {d.phase}, {d.side.adjective}: {d.text}: P(Allied win) "
+              f"{d.judged_before:.0%} -> {d.judged:.0%}{' ' + d.judged_text if d.judged_text else ''}; "
+              f"the {args.bot} bot: {d.better_text} ({(d.better_after or 0):.0%})")
     return 0
 
 

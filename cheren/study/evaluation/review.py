@@ -12,8 +12,9 @@ A decision that leaves one of its side's towns empty where an enemy unit can rea
 (the engine's :func:`cheren.engine.threats.enemy_reach`) is judged deeper, as a chess engine
 searches before it evaluates: as if the side left things as they stand, the enemy's reply is
 played through the gate by the review bot up to the end of its next Movement phase, and the
-evaluation is taken there (:func:`_reply`).  The bot's choice in its place is judged the same
-way, so the two compare alike.  The model alone sees an empty town only as a number of steps
+evaluation is taken there (:func:`_reply`).  Its change is measured against the same reply had
+the side ended its phase instead, and the bot's choice in its place is judged the same way, so
+they compare alike.  The model alone sees an empty town only as a number of steps
 near it; what the enemy then does there it sees once it has happened."""
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ class Decision:
     opened: tuple[str, ...] = ()  # the side's towns it left empty within the enemy's reach
     reply: float | None = None  # where it opened any: P(Allied win) after the enemy's reply (:func:`_reply`)
     taken: tuple[str, ...] = ()  # of those, the towns the enemy took in that reply
+    reply_base: float | None = None  # ... and after the same reply had the side not made it (its phase ended)
 
     @property
     def judged(self) -> float:
@@ -68,9 +70,15 @@ class Decision:
         return self.expected if self.reply is None else self.reply
 
     @property
+    def judged_before(self) -> float:
+        """What :attr:`judged` is compared with: P(Allied win) before the decision, or where it is
+        judged after the enemy's reply, after the same reply had the side ended its phase instead."""
+        return self.before if self.reply_base is None else self.reply_base
+
+    @property
     def change(self) -> float:
         """The decision's change in P(Allied win), luck left out."""
-        return self.judged - self.before
+        return self.judged - self.judged_before
 
     @property
     def judged_text(self) -> str:
@@ -144,7 +152,8 @@ class Review:
             for d in self.marks:
                 how = f" {d.judged_text}" if d.judged_text else ""
                 lines.append(f"| {d.number} | {d.turn}, {d.phase} | {d.side.adjective} | {d.text} | "
-                             f"{d.before:.0%} → {d.judged:.0%}{how} | {d.better_text} | {(d.better_after or 0):.0%} |")
+                             f"{d.judged_before:.0%} → {d.judged:.0%}{how} | {d.better_text} | "
+                             f"{(d.better_after or 0):.0%} |")
             lines.append("")
         lines += ["## Every decision that moved the chance by 5 points or more", "",
                   "| # | turn, phase | side | action | change | luck of the dice |", "|---|---|---|---|---|---|"]
@@ -185,6 +194,9 @@ def review(game: Game, *, model: EvaluationModel | None = None, bot: str = REVIE
             d.opened = _opened(replay.position, side, held)
             if d.opened:
                 d.reply, d.taken = _reply(replay, side, m, bot, seed + i, d.opened)
+                replay.undo()
+                d.reply_base = _reply(replay, side, m, bot, seed + i, d.opened)[0]
+                replay.apply(action)
         if d.questioned:
             replay.undo()
             _better(replay, d, m, bot, seed + i)
