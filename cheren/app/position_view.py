@@ -101,6 +101,16 @@ def library_detail_html(record: Any) -> str:
             f"<small>({record.date:%d %B %Y}, turn {record.position.turn})</small>{said}</div>")
 
 
+class _PickerPart:
+    """A widget of the picker, built with all the others the first time any of them is asked for."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, view: PositionView, owner: type | None = None) -> Any:
+        return view._part(self.name)
+
+
 class PositionView:
     """The picker (shown by the toolbar's button) and the position panel."""
 
@@ -124,29 +134,12 @@ class PositionView:
         self.on_open: Callable[[], None] | None = None  # the app's map goes to the new position's action
 
     # -- the picker ----------------------------------------------------------------------------
-    @property
-    def library(self) -> Any:
-        return self._part("library")
-
-    @property
-    def detail(self) -> Any:
-        return self._part("detail")
-
-    @property
-    def seating(self) -> Any:
-        return self._part("seating")
-
-    @property
-    def code(self) -> Any:
-        return self._part("code")
-
-    @property
-    def path(self) -> Any:
-        return self._part("path")
-
-    @property
-    def upload(self) -> Any:
-        return self._part("upload")
+    library = _PickerPart()
+    detail = _PickerPart()
+    seating = _PickerPart()
+    code = _PickerPart()
+    path = _PickerPart()
+    upload = _PickerPart()
 
     def _part(self, name: str) -> Any:
         if not self._parts:
