@@ -41,7 +41,8 @@ def review_chart(rv: Review, title: str = "") -> Figure:
     ax.set_xlim(0, max(1, len(curve) - 1))
     ax.set_xlabel("action (game turns above)")
     ax.set_ylabel("P(Allied win)")
-    ax.set_title(title or "Review: the Allied win chance after each action", fontsize=10)
+    # pad: the title above the row of turn numbers, not across it
+    ax.set_title(title or "Review: the Allied win chance after each action", fontsize=10, pad=14)
     ax.legend(fontsize=7, frameon=False, loc="lower left")
     fig.tight_layout()
     return fig
