@@ -4,6 +4,8 @@ analysis's best alternative filled in from the play-outs."""
 
 from __future__ import annotations
 
+import re
+
 from cheren.app.answer_key_panel import HISTORICAL_LINE, AnswerKeyPanel, answer_key_html
 from cheren.app.board import Board
 from cheren.engine.game import Game
@@ -44,6 +46,17 @@ def test_compare_fills_in_the_play_out_numbers_and_what_they_mean() -> None:
     html = panel.output.value
     assert "<table" in html and "the historical plan" in html and "the analysis" in html
     assert "played out 2 times" in html and "heuristic" in html
+
+
+def test_compare_counts_the_games_as_they_finish_before_the_table_comes() -> None:
+    record = open_position("build-up", SCENARIO)
+    panel = AnswerKeyPanel(record, games=2)
+    shown: list[str] = []
+    panel.output.observe(lambda change: shown.append(change["new"]), "value")
+    panel.compare()
+    counts = [m.group(1) for text in shown if (m := re.search(r"(\d+) of 4 games played", text))]
+    assert counts == ["1", "2", "3", "4"]  # both plans' games, counted as they finish
+    assert "<table" in shown[-1]  # then the numbers themselves
 
 
 def test_compare_in_the_background_fills_in_when_done() -> None:

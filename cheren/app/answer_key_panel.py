@@ -40,6 +40,27 @@ def comparison_html(key: AnswerKey | None, running: str = "") -> str:
     return f"<div class='cheren-answer-compare'>{markdown_to_html(key.explain())}</div>"
 
 
+class GamesPlayed:
+    """The comparison's progress in the panel as the games finish: both plans are played out in
+    turn, each reporting (games done, games), so a plan is finished when its count reaches the
+    total and the next one starts again from nothing."""
+
+    PLANS = 2  # the historical plan and the analysis's alternative
+
+    def __init__(self, panel: AnswerKeyPanel, opening: str, games: int) -> None:
+        self.panel, self.opening, self.games = panel, opening, games
+        self.finished = 0  # plans played out
+
+    def __call__(self, done: int, total: int) -> None:
+        if done >= total:
+            self.finished += 1
+            done = 0
+        played = min(self.finished * total + done, self.PLANS * total)
+        self.panel.output.value = comparison_html(
+            None, f"{self.opening} {played} of {self.PLANS * total} games played."
+        )
+
+
 class AnswerKeyPanel:
     """The answer key of ``record`` (a library position), beside ``board``'s game if one is given."""
 
@@ -97,10 +118,11 @@ class AnswerKeyPanel:
         from cheren.study.answer_keys import answer_key
 
         games = int(self.games.value)
-        self.output.value = comparison_html(
-            None, f"Playing each plan out {games} times with the heuristic bot on both sides..."
-            + (" The board stays yours meanwhile; the numbers come here when done." if background else "")
-        )
+        opening = (f"Playing each plan out {games} times with the heuristic bot on both sides..."
+                   + (" The board stays yours meanwhile; the numbers come here when done." if background else ""))
+        self.output.value = comparison_html(None, opening)
+        if "progress" not in options:
+            options["progress"] = GamesPlayed(self, opening, games)
         self.compare_button.disabled = True  # one comparison at a time
 
         def run() -> AnswerKey | None:

@@ -78,11 +78,13 @@ CSS = """
 .cheren-side-panel .widget-checkbox label { white-space: normal; overflow: visible; line-height: 1.25; }
 .cheren-toolbar { flex-wrap: nowrap; }
 .cheren-hint-line { padding: 2px 6px; color: #4a3f2f; }
+.cheren-intro p { margin: 0 0 4px 0; max-width: 80em; }
 .cheren-curtain { background: #2d2418; border-radius: 6px; }
 .cheren-position { font-size: 12px; overflow-wrap: anywhere; }
 .cheren-answer-output { width: 100%; min-width: 0; }
 .cheren-answer-compare { font-size: 12px; overflow-wrap: anywhere; min-width: 0; }
-.cheren-answer-compare table { display: block; overflow-x: auto; max-width: 100%; font-size: 11px; }
+.cheren-answer-compare table { display: block; overflow-x: auto; max-width: 100%; font-size: 11px; contain: inline-size; }
+.cheren-answer-compare th, .cheren-answer-compare td { overflow-wrap: normal; word-break: normal; }
 .cheren-position .title { font-size: 13px; }
 .cheren-position .when { color: #6e5a3c; margin-bottom: 4px; }
 .cheren-question { background: #fff3cf; border-left: 4px solid #c98a00; padding: 4px 8px; margin: 4px 0; }
