@@ -105,6 +105,21 @@ def test_the_app_has_a_course_button_that_shows_the_course_in_place(scenario: Sc
     assert app.course_box.layout.display == "none" and app.body.layout.display == "flex"
 
 
+def test_the_app_pages_intro_speaks_of_the_map_so_it_goes_while_the_course_is_open(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cheren.app.app_page import AppPage
+
+    monkeypatch.delenv("VOILA_PREHEAT", raising=False)
+    app = AppPage(autosave=tmp_path / "cheren-autosave.json").app
+    intro = next(c for c in app.top.children if "cheren-intro" in c._dom_classes)
+    assert "Play on the map below" in intro.value and "Course" in intro.value
+    app.open_course()
+    assert app.top.layout.display == "none"  # the intro with the bar, out of the lesson's way
+    app.close_course()
+    assert app.top.layout.display is None and intro.layout.display is None
+    assert all("cheren-intro" not in c._dom_classes for c in App().top.children)  # only the page's app
+
+
 def test_cheren_app_hands_a_teachers_folders_to_the_app_and_refuses_a_missing_one(teacher: Path) -> None:
     env = lessons_env([teacher], {})
     assert env["CHEREN_LESSONS"] == str(teacher.resolve())

@@ -57,6 +57,7 @@ class App:
         autosave: str | Path | None = None,
         position: str | Path | None = None,
         seating: Seating | None = None,
+        intro: str = "",
     ) -> None:
         """``board``: show this board instead of a new one (lesson mode); ``show``: show only these
         side panels (of :data:`PANELS`; default all); ``autosave``: keep the game in this file after
@@ -65,7 +66,8 @@ class App:
         or file (in analysis unless ``seating`` says "hot-seat"), with its answer key (question,
         what happened next, the historical plan and the comparison with the analysis) in the
         "answer" panel; ``seating``: "analysis" (one person studies both sides, no curtain) or
-        "hot-seat" (two players, a curtain between; the default for a game)."""
+        "hot-seat" (two players, a curtain between; the default for a game); ``intro``: a few words of
+        HTML above the top bar, put away with it while the course is open."""
         import ipywidgets as w
 
         shown = set(PANELS if show is None else show)
@@ -116,7 +118,7 @@ class App:
         self.curtain.add_class("cheren-curtain")
         self.course_box = w.VBox()  # the course, in place of the game while it is open
         self.course: Any = None
-        self.top = self._top_bar(shown)
+        self.top = self._top_bar(shown, intro)
         from cheren.app.page_keys import PageKeys
 
         self.keys = PageKeys(self._key)  # Esc from anywhere on the page, not only on the map
@@ -172,8 +174,9 @@ class App:
         return w.VBox([toolbar, self.feedback, self.tabs],
                       layout=w.Layout(flex="1 1 auto", min_width="0", width="auto"))
 
-    def _top_bar(self, shown: set[str]) -> Any:
-        """The course, who plays, Save and Load, at the top (the play app's; a lesson has its own)."""
+    def _top_bar(self, shown: set[str], intro: str) -> Any:
+        """The course, who plays, Save and Load, at the top (the play app's; a lesson has its own),
+        under the intro if there is one (it speaks of the map, so it goes when the course comes)."""
         import ipywidgets as w
 
         if "game" not in shown:
@@ -182,7 +185,11 @@ class App:
                         tooltip="Learn the rules: lessons with exercises on this map")
         bar = w.HBox([course, self.game_panel.bar], layout=w.Layout(align_items="center", flex_flow="row wrap"))
         bar.add_class("cheren-top-bar")
-        return bar
+        if not intro:
+            return bar
+        words = w.HTML(intro)
+        words.add_class("cheren-intro")
+        return w.VBox([words, bar])
 
     def open_course(self) -> Any:
         """Show the course in place of the game (the game stays as it is, behind)."""

@@ -29,6 +29,15 @@ from typing import Any
 
 from cheren.app.launch import READY
 
+APP_INTRO = (
+    "<p>Play on the map below: hot-seat, or against a bot (<i>Who plays</i>, in the bar under these "
+    "words). <b>Open position…</b> opens a historical position (or a code, or a file) for study: both "
+    "sides, no curtain, its question and story beside the map, every move in the move list. The game is "
+    "kept as you play and taken up again when you come back, with the bot you play against; <i>Save</i> "
+    "and <i>Load</i> keep other games. New to the rules? <b>☰ Course</b> opens the course: lessons with "
+    "exercises on this map.</p>"
+)
+
 
 class AppPage:
     """``AppPage(autosave)`` in the notebook's first cell, ``page.show()`` in its last: the app
@@ -36,7 +45,7 @@ class AppPage:
 
     def __init__(self, autosave: str | Path, **app_args: Any) -> None:
         self.autosave = Path(autosave)
-        self.app_args = app_args
+        self.app_args = {"intro": APP_INTRO, **app_args}  # the intro is the app's: it goes with the course
         self.app: Any = None
         self._socket: Any = None  # the kept kernel's line to the server, which says when a page takes it
         self._line = ExitStack()  # closes it
