@@ -21,7 +21,14 @@ from cheren.hexes import Hex
 
 @dataclass(frozen=True)
 class Action:
+    # no slots of its own, so that Move may have only its two (a game lists tens of thousands of
+    # moves: one object each instead of an object and its dict, and less for the collector)
+    __slots__ = ()
     kind: ClassVar[str] = "action"
+
+    def field_values(self) -> dict[str, Any]:
+        """The action's fields by name (``vars()`` does not see a Move's slots)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
@@ -48,7 +55,7 @@ class EndPhase(Action):
         return "end the phase"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Move(Action):
     """Move one unit along a path of adjacent hexes (9.0, 10.0, 13.0); the path excludes the start."""
 
@@ -68,13 +75,18 @@ def moves_along(unit: str, paths: Iterable[tuple[Hex, ...]]) -> list[Action]:
     """``Move(unit, path)`` for each path, made without the dataclass's ``__init__`` (the same
     objects: equal, hashed and shown alike).  Listing the legal moves makes tens of thousands of
     them in a game, most of which are never taken."""
-    new, put = object.__new__, object.__setattr__
+    new, put_unit, put_path = object.__new__, _MOVE_UNIT.__set__, _MOVE_PATH.__set__
     out: list[Action] = []
     for path in paths:
         move = new(Move)
-        put(move, "__dict__", {"unit": unit, "path": path})
+        put_unit(move, unit)
+        put_path(move, path)
         out.append(move)
     return out
+
+
+_MOVE_UNIT: Any = Move.__dict__["unit"]  # the slots' descriptors: they set a field past the frozen __setattr__
+_MOVE_PATH: Any = Move.__dict__["path"]
 
 
 @dataclass(frozen=True)

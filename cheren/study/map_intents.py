@@ -111,7 +111,7 @@ def hex_answers(answers: list[Action]) -> dict[Hex, Action]:
         elif isinstance(a, Place):
             out[a.hex] = a
         else:
-            h = next((v for v in vars(a).values() if isinstance(v, Hex)), None)
+            h = next((v for v in a.field_values().values() if isinstance(v, Hex)), None)
             if h is not None:
                 out.setdefault(h, a)
     return out

@@ -273,7 +273,7 @@ class ExerciseBoard:
 
     def fits(self, action: Action, unit: str | None, hex_label: str | None, yes: bool | None = None) -> bool:
         """Whether an action names this unit and this hex (and says yes or no as asked)."""
-        fields = vars(action)
+        fields = action.field_values()
         if yes is not None and getattr(action, "yes", None) is not yes:
             return False
         if unit is not None:
