@@ -80,11 +80,14 @@ class Side(StrEnum):
 
     @property
     def enemy(self) -> Side:
-        return Side.ITALIAN if self is Side.ALLIED else Side.ALLIED
+        return _ENEMY[self]  # a dict: reading an enum member off its class is slow, and this is asked all the time
 
     @property
     def adjective(self) -> str:
         return "Allied" if self is Side.ALLIED else "Italian"
+
+
+_ENEMY = {Side.ALLIED: Side.ITALIAN, Side.ITALIAN: Side.ALLIED}
 
 
 class Phase(StrEnum):
