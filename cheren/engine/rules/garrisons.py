@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from weakref import WeakKeyDictionary
-
 from cheren.engine.position import Position
 from cheren.engine.registry import Decision, GameState
 from cheren.hexes import Hex
 from cheren.scenario.compiled import Scenario
+from cheren.scenario.memo import ScenarioMemo
 from cheren.scenario.models import Side
 
 
@@ -17,19 +16,20 @@ def garrison_units(position: Position, area: str) -> list[str]:
     return [uid for uid in _members(position.scenario).get(area, ()) if units[uid].on_map and not units[uid].defected]
 
 
-_MEMBERS: WeakKeyDictionary[Scenario, dict[str, tuple[str, ...]]] = WeakKeyDictionary()
-
-
 def _members(s: Scenario) -> dict[str, tuple[str, ...]]:
     """Each garrison area's units, in the scenario's order (fixed by the counter sheet)."""
-    found = _MEMBERS.get(s)
-    if found is None:
-        members: dict[str, list[str]] = {}
-        for uid, d in s.units.items():
-            if d.garrison is not None:
-                members.setdefault(d.garrison, []).append(uid)
-        found = _MEMBERS[s] = {area: tuple(ids) for area, ids in members.items()}
-    return found
+    return _MEMBERS(s)
+
+
+def _find_members(s: Scenario) -> dict[str, tuple[str, ...]]:
+    members: dict[str, list[str]] = {}
+    for uid, d in s.units.items():
+        if d.garrison is not None:
+            members.setdefault(d.garrison, []).append(uid)
+    return {area: tuple(ids) for area, ids in members.items()}
+
+
+_MEMBERS = ScenarioMemo(_find_members)
 
 
 def release_trigger(position: Position, area: str) -> str | None:

@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from operator import itemgetter
 from typing import Any, NamedTuple
-from weakref import WeakKeyDictionary
 
 from cheren.engine.position import Position, Status, Supply
 from cheren.engine.rules.zoc import Zoc, zoc_map
 from cheren.hexes import Hex, Hexside
 from cheren.scenario.compiled import Scenario
+from cheren.scenario.memo import ScenarioMemo
 from cheren.scenario.models import Side
 
 
@@ -48,16 +48,9 @@ class MoveGraph:
         return found
 
 
-_GRAPHS: WeakKeyDictionary[Scenario, MoveGraph] = WeakKeyDictionary()
-
-
 def move_graph(s: Scenario) -> MoveGraph:
     """The static movement costs of a scenario's map, built once per scenario."""
-    graph = _GRAPHS.get(s)
-    if graph is None:
-        graph = _build_graph(s)
-        _GRAPHS[s] = graph
-    return graph
+    return _GRAPHS(s)
 
 
 def _ticks_scale(values: list[float]) -> int:
@@ -111,6 +104,9 @@ def _build_graph(s: Scenario) -> MoveGraph:
             out.append(Edge(n, cost, off_road, on_road, river, info.mountain))
         edges[h] = tuple(out)
     return MoveGraph(scale, ticks(key.river.move_cost), edges)
+
+
+_GRAPHS = ScenarioMemo(_build_graph)
 
 
 # -- who may move ---------------------------------------------------------------------------
@@ -283,7 +279,7 @@ def reachable(
         zoc = zoc_map(position, enemy)
     occupied_by_enemy = enemy_hexes if enemy_hexes is not None else position.occupied(enemy)
     no_mountain = not s.units[unit_id].type.may_enter_mountain
-    net = _network(s, graph)
+    net = _NETWORKS(s)
     mp = graph.mp(budget)
     if net.positive and start in net.index:
         # (net.positive holds for the costs the chits change too: they never make a step free)
@@ -371,27 +367,29 @@ class _Network:
         return found[2], found[3]
 
 
-_NETWORKS: WeakKeyDictionary[Scenario, _Network] = WeakKeyDictionary()
+def _network(s: Scenario, graph: MoveGraph | None = None) -> _Network:
+    """The scenario's numbered network (``graph``, its movement graph, is read from the scenario)."""
+    return _NETWORKS(s)
 
 
-def _network(s: Scenario, graph: MoveGraph) -> _Network:
-    net = _NETWORKS.get(s)
-    if net is None:
-        hexes = tuple(sorted(graph.edges))
-        index = {h: i for i, h in enumerate(hexes)}
-        variants = []
-        for no_mountain in (False, True):
-            variants.append(tuple(
-                tuple((index[e.to], e.ticks) for e in graph.edges[h]
-                      if e.ticks >= 0 and e.to in index and not (no_mountain and e.mountain))
-                for h in hexes
-            ))
-        costs = [e.ticks for edges in graph.edges.values() for e in edges if e.ticks >= 0]
-        costs += [e.off_road_ticks - (graph.river_ticks if e.river else 0) for edges in graph.edges.values()
-                  for e in edges if e.ticks >= 0]
-        net = _Network(hexes, index, (variants[0], variants[1]), min(costs, default=1) > 0)
-        _NETWORKS[s] = net
-    return net
+def _build_network(s: Scenario) -> _Network:
+    graph = move_graph(s)
+    hexes = tuple(sorted(graph.edges))
+    index = {h: i for i, h in enumerate(hexes)}
+    variants = []
+    for no_mountain in (False, True):
+        variants.append(tuple(
+            tuple((index[e.to], e.ticks) for e in graph.edges[h]
+                  if e.ticks >= 0 and e.to in index and not (no_mountain and e.mountain))
+            for h in hexes
+        ))
+    costs = [e.ticks for edges in graph.edges.values() for e in edges if e.ticks >= 0]
+    costs += [e.off_road_ticks - (graph.river_ticks if e.river else 0) for edges in graph.edges.values()
+              for e in edges if e.ticks >= 0]
+    return _Network(hexes, index, (variants[0], variants[1]), min(costs, default=1) > 0)
+
+
+_NETWORKS = ScenarioMemo(_build_network)
 
 
 class _Search:
@@ -515,7 +513,7 @@ def _search_network(
         for h in bucket:
             if best[h] != spent:
                 continue  # reached more cheaply since
-            paths[h] = (*paths[parent[h]], hexes[h])
+            paths[h] = paths[parent[h]] + (hexes[h],)
             if stop[h]:
                 continue  # 4.0: stop on entering a hard ZoC (or a Roadblock)
             for j, cost in steps[h]:

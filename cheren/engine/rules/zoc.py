@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from enum import IntEnum
-from weakref import WeakKeyDictionary
 
 from cheren.engine.position import Position, Status, Supply
 from cheren.hexes import Hex
 from cheren.scenario.compiled import Scenario
+from cheren.scenario.memo import ScenarioMemo
 from cheren.scenario.models import Side
 
 HARD_ZOC_STACK = 3  # 4.0: a stack totalling 3 or more stacking value projects a hard ZoC
@@ -18,7 +18,11 @@ class Zoc(IntEnum):
     HARD = 2
 
 
-_MAPS: WeakKeyDictionary[Scenario, dict[tuple[Side, int], dict[Hex, Zoc]]] = WeakKeyDictionary()
+def _no_maps(s: Scenario) -> dict[tuple[Side, int], dict[Hex, Zoc]]:
+    return {}
+
+
+_MAPS = ScenarioMemo(_no_maps)
 
 
 def zoc_map(position: Position, side: Side) -> dict[Hex, Zoc]:
@@ -30,7 +34,7 @@ def zoc_map(position: Position, side: Side) -> dict[Hex, Zoc]:
 
     The map depends on nothing but ``side``'s units, so it is kept under their change stamp
     and shared by everyone who asks: read it, never change it."""
-    maps = _MAPS.setdefault(position.scenario, {})
+    maps = _MAPS(position.scenario)
     key = (side, position.stamp(side))
     found = maps.get(key)
     if found is None:
