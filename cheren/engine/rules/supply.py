@@ -31,13 +31,13 @@ from collections import deque
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from weakref import WeakKeyDictionary
 
 from cheren.engine.position import Position, Status
 from cheren.engine.rules.supply_trace import MAX_LINE, Block, Candidate, SupplyTrace
 from cheren.engine.rules.zoc import Zoc, zoc_map
 from cheren.hexes import Hex
 from cheren.scenario.compiled import Scenario
+from cheren.scenario.memo import ScenarioMemo
 from cheren.scenario.models import Side
 
 
@@ -65,31 +65,31 @@ class _Static:
     sources: tuple[tuple[str, Side, tuple[Hex, ...]], ...]
 
 
-_STATIC: WeakKeyDictionary[Scenario, _Static] = WeakKeyDictionary()
-
-
 def _static(s: Scenario) -> _Static:
-    found = _STATIC.get(s)
-    if found is None:
-        routes: dict[Hex, dict[Hex, int]] = {}
-        for kind, sides in ((TRACK, s.track_sides), (ROAD, s.road_sides)):  # a road wins over a track
-            for side in sides:
-                routes.setdefault(side.a, {})[side.b] = kind
-                routes.setdefault(side.b, {})[side.a] = kind
-        found = _Static(
-            routes={h: tuple(sorted(v.items())) for h, v in routes.items()},
-            hills=frozenset(h for h in s.playable if s.hexes[h].hill),
-            villages={name: s.village_hex(name) for name in s.villages},
-            towns={name: s.town_hex(name) for name in s.towns},
-            edges=tuple(
-                (e.name, e.first_turn, e.last_turn, tuple(Hex.from_label(x) for x in e.hexes)) for e in s.allied_edges
-            ),
-            sources=tuple(
-                (src.name, src.side, tuple(Hex.from_label(x) for x in src.hexes)) for src in s.supply_sources
-            ),
-        )
-        _STATIC[s] = found
-    return found
+    return _STATIC(s)
+
+
+def _build_static(s: Scenario) -> _Static:
+    routes: dict[Hex, dict[Hex, int]] = {}
+    for kind, sides in ((TRACK, s.track_sides), (ROAD, s.road_sides)):  # a road wins over a track
+        for side in sides:
+            routes.setdefault(side.a, {})[side.b] = kind
+            routes.setdefault(side.b, {})[side.a] = kind
+    return _Static(
+        routes={h: tuple(sorted(v.items())) for h, v in routes.items()},
+        hills=frozenset(h for h in s.playable if s.hexes[h].hill),
+        villages={name: s.village_hex(name) for name in s.villages},
+        towns={name: s.town_hex(name) for name in s.towns},
+        edges=tuple(
+            (e.name, e.first_turn, e.last_turn, tuple(Hex.from_label(x) for x in e.hexes)) for e in s.allied_edges
+        ),
+        sources=tuple(
+            (src.name, src.side, tuple(Hex.from_label(x) for x in src.hexes)) for src in s.supply_sources
+        ),
+    )
+
+
+_STATIC = ScenarioMemo(_build_static)
 
 
 # How far a block is from being lifted, to show the route closest to working first: a line that
@@ -288,6 +288,13 @@ def trace_from(
     return SupplyTrace(side, origin, False, "12.0", candidates=candidates, unit=unit, name=name)
 
 
+def supplied_at(ctx: SupplyContext, origin: Hex) -> bool:
+    """``trace_from(ctx, origin, ...).supplied`` without making the trace (the Supply phase asks
+    it of every unit and empty town, and needs the line only to tell it)."""
+    return (origin in ctx.edges or origin in ctx.sources or origin in ctx.network or origin in ctx.touch
+            or _search_line(ctx, origin) is not None)
+
+
 def _limit_why(ctx: SupplyContext, hill: Hex | None, zoc: Hex | None) -> str:
     """Why the line may be as long as it may (12.0), in words, without the rule number."""
     parts = []
@@ -466,7 +473,27 @@ def check_side(
     }
 
 
-_SUPPLIED: WeakKeyDictionary[Scenario, dict[tuple[object, ...], dict[Hex, int]]] = WeakKeyDictionary()
+def supplied_units(position: Position, side: Side, context: SupplyContext | None = None) -> dict[str, bool]:
+    """``{uid: trace.supplied}`` for :func:`check_side`'s traces, in the same order, without
+    making them."""
+    ctx = context if context is not None and context.side is side else supply_context(position, side)
+    s = position.scenario
+    villages = _static(s).villages
+    out: dict[str, bool] = {}
+    for uid, unit in position.units.items():
+        if unit.side is side and unit.status is Status.MAP and unit.hex is not None:
+            d = s.units[uid]
+            native = d.counter.native
+            out[uid] = (d.type.air or (native is not None and villages.get(native.village) == unit.hex)
+                        or supplied_at(ctx, unit.hex))
+    return out
+
+
+def _no_supplied(s: Scenario) -> dict[tuple[object, ...], dict[Hex, int]]:
+    return {}
+
+
+_SUPPLIED = ScenarioMemo(_no_supplied)
 
 
 def supplied_hexes(position: Position, side: Side, *, context: SupplyContext | None = None) -> dict[Hex, int]:
@@ -490,7 +517,7 @@ def supplied_view(position: Position, side: Side) -> tuple[Hashable, Mapping[Hex
     zoc = zoc_map(position, side.enemy)
     held = frozenset(u.hex for u in position.units.values() if u.side is side and u.on_map and u.hex in zoc)
     key = (side, position.stamp(side.enemy), held, frozenset(position.allied_control), position.turn)
-    cache = _SUPPLIED.setdefault(position.scenario, {})
+    cache = _SUPPLIED(position.scenario)
     found = cache.get(key)
     if found is None:
         if len(cache) > 256:

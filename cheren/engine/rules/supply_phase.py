@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from cheren.engine.position import Position, Status, Supply
 from cheren.engine.registry import GameState
 from cheren.engine.rules.chits import convoy_hex
-from cheren.engine.rules.supply import SupplyContext, check_side, supply_context, trace_from
+from cheren.engine.rules.supply import SupplyContext, supplied_at, supplied_units, supply_context, trace_from
 from cheren.engine.rules.supply_trace import SupplyTrace
 from cheren.hexes import Hex
 from cheren.scenario.models import Side
@@ -65,16 +65,22 @@ def town_control_changes(
         owner = position.controller(name)
         if Side.ITALIAN not in ctx:
             ctx[Side.ITALIAN] = supply_context(position, Side.ITALIAN)
-        italian = trace_from(ctx[Side.ITALIAN], h, explain, None, name)
-        if italian.supplied is (owner is Side.ITALIAN):
+        italian = supplied_at(ctx[Side.ITALIAN], h)
+        if italian is (owner is Side.ITALIAN):
             continue  # Italian supply alone already keeps the town where it is
         if Side.ALLIED not in ctx:
             ctx[Side.ALLIED] = supply_context(position, Side.ALLIED)
-        allied = trace_from(ctx[Side.ALLIED], h, explain, None, name)
-        if owner is Side.ITALIAN and not italian.supplied and allied.supplied:
-            out.append(ControlChange(name, h, s.towns[name].vp, owner, Side.ALLIED, italian, allied))
-        elif owner is Side.ALLIED and italian.supplied and not allied.supplied:
-            out.append(ControlChange(name, h, s.towns[name].vp, owner, Side.ITALIAN, italian, allied))
+        allied = supplied_at(ctx[Side.ALLIED], h)
+        if owner is Side.ITALIAN and not italian and allied:
+            after = Side.ALLIED
+        elif owner is Side.ALLIED and italian and not allied:
+            after = Side.ITALIAN
+        else:
+            continue
+        # the lines themselves only for a town that changes hands (most stay: only yes or no is needed)
+        italian_line = trace_from(ctx[Side.ITALIAN], h, explain, None, name)
+        allied_line = trace_from(ctx[Side.ALLIED], h, explain, None, name)
+        out.append(ControlChange(name, h, s.towns[name].vp, owner, after, italian_line, allied_line))
     return out
 
 
@@ -91,14 +97,14 @@ def supply_phase(game: GameState) -> None:
         game.event(change.describe())
     side = position.side
     # the context 12.7 traced on still holds unless a town changed hands (12.1: enemy towns)
-    traces = check_side(position, side, context=None if changes else contexts.get(side))
+    supplied = supplied_units(position, side, context=None if changes else contexts.get(side))
     attrition: list[str] = []
     convoy = convoy_hex(game)
-    for uid, trace in traces.items():
+    for uid, in_supply in supplied.items():
         unit = position.units[uid]
         before = unit.supply
-        by_convoy = convoy is not None and unit.hex == convoy and not trace.supplied
-        after = marker_after(before, trace.supplied or by_convoy)
+        by_convoy = convoy is not None and unit.hex == convoy and not in_supply
+        after = marker_after(before, in_supply or by_convoy)
         if by_convoy and convoy is not None:
             game.event(f"{s.units[uid].name} in {convoy.label} is kept in supply by a Supply convoy (5.1)")
         unit.supply = after
