@@ -24,6 +24,8 @@ from cheren.engine.position import Position, chit_key
 from cheren.engine.registry import ActionRule, Decision, DecisionKind, GameState, Refusal
 from cheren.engine.rules.movement import MoveOptions
 from cheren.hexes import Hex, parse_hexside
+from cheren.scenario.compiled import Scenario
+from cheren.scenario.memo import ScenarioMemo
 from cheren.scenario.models import Chit, Phase, Side
 from cheren.scenario.sequence import PHASE_TITLES
 
@@ -102,16 +104,26 @@ def playable(game: GameState, side: Side) -> list[PlayChit]:
     state = _state(game)
     out: list[PlayChit] = []
     seen: set[str] = set()
+    windows = _WINDOWS(s)
+    now = (p.phase, "phasing" if side is p.side else "non_phasing")  # in_window's question, asked of a set
     for instance in p.chits.hands[side]:
         key = chit_key(instance)
         if key in seen:
             continue  # duplicates of one kind give the same plays
         seen.add(key)
-        chit = s.chits[key]
-        if key in state["kinds"] or not in_window(chit, p.phase, side, p.side):
+        if key in state["kinds"] or now not in windows[key]:
             continue
-        out += [PlayChit(instance, unit, target) for unit, target in _targets(game, side, chit)]
+        out += [PlayChit(instance, unit, target) for unit, target in _targets(game, side, s.chits[key])]
     return out
+
+
+def _chit_windows(s: Scenario) -> dict[str, frozenset[tuple[Phase, str]]]:
+    """Each chit's windows as (phase, "phasing" or "non_phasing"): asked of every hand after
+    every action."""
+    return {key: frozenset((w.phase, w.player) for w in chit.windows) for key, chit in s.chits.items()}
+
+
+_WINDOWS = ScenarioMemo(_chit_windows)
 
 
 def refusal(game: GameState, action: PlayChit) -> Refusal | None:

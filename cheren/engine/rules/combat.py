@@ -13,6 +13,8 @@ Who may attack lives in :mod:`cheren.engine.rules.combat_eligibility`, the odds 
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 from cheren.engine.actions import (
     Action,
     AddAir,
@@ -238,16 +240,21 @@ def legal_actions(game: GameState) -> list[Action]:
         elif air_ok:
             out.append(AddAir(target))
     busy = st.attacked | {u for a in st.assemblies.values() for u in a.units}
-    enemy_hexes = {u.hex for u in p.units.values() if u.side is not side and u.status is Status.MAP}
-    adjacent = p.scenario.adjacent
     ranged = ARTILLERY_RANGE in active(p)
+    # the hexes holding enemy units (kept under the enemy's stamp); the range variant walks them
+    # in the order of a scan of the units, as it always has
+    enemy_hexes: AbstractSet[Hex | None] = (
+        {u.hex for u in p.units.values() if u.side is not side and u.status is Status.MAP} if ranged
+        else p.occupied(side.enemy)
+    )
+    adjacent = p.scenario.adjacent
     for uid, unit in p.units.items():
         if unit.side is not side or unit.status is not Status.MAP or unit.hex is None or uid in busy:
             continue
-        targets = list(adjacent[unit.hex])
+        targets = adjacent[unit.hex]
         if ranged:  # the artillery-range variant: guns reach two hexes
-            targets += [h for h in enemy_hexes if h is not None and unit.hex.distance(h) == 2
-                        and in_artillery_range(p, uid, h)]
+            targets += tuple(h for h in enemy_hexes if h is not None and unit.hex.distance(h) == 2
+                             and in_artillery_range(p, uid, h))
         for n in targets:
             if n in enemy_hexes and unit_refusal(p, uid, n) is None:
                 out.append(Commit(uid, n))
