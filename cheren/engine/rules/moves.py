@@ -18,12 +18,12 @@ from cheren.engine.actions import Action, Move, moves_along
 from cheren.engine.position import Position, Status, Supply
 from cheren.engine.registry import ActionRule, GameState, Refusal
 from cheren.engine.rules import control
+from cheren.engine.rules.immobility import immobile_reason, is_immobile
 from cheren.engine.rules.move_reasons import explain_move, stop_reason
 from cheren.engine.rules.movement import (
     MoveOptions,
     ReachMap,
     edge_cost,
-    immobile_reason,
     move_graph,
     reachable,
 )
@@ -128,7 +128,7 @@ def allowance_refusal(game: GameState, uid: str) -> Refusal | None:
 
 
 def may_move(game: GameState, uid: str, allowance: bool = True) -> bool:
-    return mover_refusal(game, uid, allowance) is None and immobile_reason(game.position, uid) is None
+    return mover_refusal(game, uid, allowance) is None and not is_immobile(game.position, uid)
 
 
 # -- the Move action ------------------------------------------------------------------------------
