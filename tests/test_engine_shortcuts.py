@@ -16,7 +16,10 @@ import pytest
 
 from cheren.engine.actions import EndPhase
 from cheren.engine.game import Game
+from cheren.engine.rules.immobility import immobile_reason, is_immobile
+from cheren.engine.rules.movement import _network, _Search, _search_network, move_graph
 from cheren.engine.rules.supply import check_side, supplied_at, supplied_units, supply_context, trace_from
+from cheren.engine.rules.zoc import zoc_map
 from cheren.scenario import Side, load_scenario
 
 S = load_scenario()
@@ -67,3 +70,54 @@ def test_supply_yes_or_no_agrees_with_the_traced_lines() -> None:
                 assert supplied_at(ctx, h) is trace_from(ctx, h, False).supplied, (i, side, town)
                 compared += 1
     assert compared > 1000
+
+
+def test_immobility_without_words_agrees_with_the_worded_reason() -> None:
+    """6.0, 8.5, 9.0, 11.3, 12.6: listing moves asks only whether a unit may move at all."""
+    kinds = set()
+    for i, game in enumerate(weighted_random_game(9)):
+        if i % 25:
+            continue
+        p = game.position
+        for uid in p.units:
+            why = immobile_reason(p, uid)
+            assert is_immobile(p, uid) is (why is not None)
+            kinds.add(why[0] if why is not None else None)
+    assert {None, "6.0", "8.5", "9.0"} <= kinds
+
+
+def _read_the_long_way(before: _Search, enter: list[int], stop: list[bool]) -> bool:
+    """Every hex the earlier search settled or looked into reads the same in the new terrain."""
+    looked = set(before.paths)
+    for h in before.paths:
+        if h == before.origin or not before.stop[h]:
+            looked.update(j for j, _ in before.steps[h])
+    return all(enter[i] == before.enter[i] and stop[i] == before.stop[i] for i in looked)
+
+
+def test_a_kept_search_is_given_back_exactly_when_what_it_read_is_unchanged() -> None:
+    """9.0, 4.0: a unit that stood still gets its earlier reach back when the enemy changed only
+    where that search never looked (the changed hexes are found once per pair of terrains)."""
+    net = _network(S)
+    latest: dict[str, _Search] = {}
+    answers = {True: 0, False: 0}
+    for i, game in enumerate(weighted_random_game(11)):
+        if i % 10:
+            continue
+        p = game.position
+        for uid, unit in p.units.items():
+            if not unit.on_map or unit.hex is None or is_immobile(p, uid):
+                continue
+            enemy = unit.side.enemy
+            budget = p.movement(uid) * move_graph(S).scale
+            no_mountain = not S.units[uid].type.may_enter_mountain
+            search = _search_network(net, move_graph(S).scale, unit.hex, budget, no_mountain,
+                                     zoc_map(p, enemy), p.occupied(enemy), frozenset())
+            before = latest.get(uid)
+            if before is not None and (before.origin, before.limit, before.no_mountain) == (
+                    search.origin, search.limit, search.no_mountain) and before.enter is not search.enter:
+                expected = _read_the_long_way(before, search.enter, search.stop)
+                assert before.holds_for(search.origin, search.limit, no_mountain, search.enter, search.stop) is expected
+                answers[expected] += 1
+            latest[uid] = search
+    assert answers[True] > 50 and answers[False] > 20

@@ -11,10 +11,11 @@ import math
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from fractions import Fraction
-from operator import itemgetter
 from typing import Any, NamedTuple
 
-from cheren.engine.position import Position, Status, Supply
+from cheren.engine.position import Position, Status
+from cheren.engine.rules.immobility import immobile_reason as immobile_reason  # where callers found it
+from cheren.engine.rules.immobility import is_immobile
 from cheren.engine.rules.zoc import Zoc, zoc_map
 from cheren.hexes import Hex, Hexside
 from cheren.scenario.compiled import Scenario
@@ -107,28 +108,6 @@ def _build_graph(s: Scenario) -> MoveGraph:
 
 
 _GRAPHS = ScenarioMemo(_build_graph)
-
-
-# -- who may move ---------------------------------------------------------------------------
-def immobile_reason(position: Position, unit_id: str) -> tuple[str, str] | None:
-    """(rule, reason) if the unit may not move at all now, else None."""
-    unit = position.units[unit_id]
-    d = position.scenario.units[unit_id]
-    if unit.status is not Status.MAP:
-        return ("9.0", f"{d.name} is not on the map")
-    if d.type.air:
-        return ("11.3", f"{d.name} is the air support unit: it never moves on the map")
-    if d.counter.immobile:
-        return ("8.5", f"{d.name} is the Massaua naval garrison and never moves")
-    garrison = d.garrison
-    if garrison is not None and garrison not in position.released and not unit.defected:
-        area = position.scenario.garrison_areas[garrison].name
-        return ("6.0", f"{d.name} belongs to the {area} garrison, which has not been released")
-    if unit.supply is Supply.NO and d.type.motorized:
-        return ("12.6", f"{d.name} is a tank or motorized unit with a No supply marker")
-    if position.movement(unit_id) <= 0:
-        return ("9.0", f"{d.name} has no movement points")
-    return None
 
 
 # -- reach ----------------------------------------------------------------------------------
@@ -267,7 +246,7 @@ def reachable(
     unit = position.units[unit_id]
     start = unit.hex
     assert start is not None or unit.status is not Status.MAP
-    if start is None or immobile_reason(position, unit_id) is not None:
+    if start is None or is_immobile(position, unit_id):
         return ReachMap(unit_id, start or Hex(0, 0), Fraction(0), {})
     s = position.scenario
     graph = move_graph(s)
@@ -316,6 +295,33 @@ class _Network:
     )
     # the steps as chits change their costs (Engineers, Roadblock, Demolition), by what changes them
     changed: dict[tuple[Any, ...], tuple[Steps, ...]] = field(default_factory=dict)
+    # where two enemy terrains differ, and each steps table backwards (see _Search.holds_for)
+    diffs: dict[tuple[int, ...], tuple[Any, ...]] = field(default_factory=dict)
+    inverse: dict[int, tuple[Any, tuple[tuple[int, ...], ...]]] = field(default_factory=dict)
+
+    def differences(self, enter: list[int], stop: list[bool], enter2: list[int], stop2: list[bool]) -> list[int]:
+        """The hexes where two enemy terrains (:meth:`enemy_terrain`) differ, kept while both live:
+        every unit of a side that stood still asks it of the same two."""
+        key = (id(enter), id(stop), id(enter2), id(stop2))
+        found = self.diffs.get(key)
+        if found is None or any(a is not b for a, b in zip(found, (enter, stop, enter2, stop2), strict=False)):
+            changed = [i for i, (a, b, c, d) in enumerate(zip(enter, enter2, stop, stop2, strict=True))
+                       if a != b or c != d]
+            if len(self.diffs) > 64:
+                self.diffs.clear()
+            found = self.diffs[key] = (enter, stop, enter2, stop2, changed)
+        return found[4]  # type: ignore[no-any-return]
+
+    def into(self, steps: tuple[Steps, ...]) -> tuple[tuple[int, ...], ...]:
+        """For each hex, the hexes a move can enter it from under ``steps``."""
+        found = self.inverse.get(id(steps))
+        if found is None or found[0] is not steps:
+            into: list[list[int]] = [[] for _ in self.hexes]
+            for h, nexts in enumerate(steps):
+                for j, _ in nexts:
+                    into[j].append(h)
+            found = self.inverse[id(steps)] = (steps, tuple(tuple(hs) for hs in into))
+        return found[1]
 
     def steps_with(self, graph: MoveGraph, no_mountain: bool, opts: MoveOptions) -> tuple[Steps, ...]:
         """``steps[no_mountain]`` with each cost as :func:`edge_cost` gives it under ``opts``."""
@@ -397,7 +403,7 @@ class _Search:
     it read of the enemy, so a later search from the same hex can be answered by this one."""
 
     __slots__ = (
-        "_check", "best", "enter", "found", "hexes", "index", "limit", "no_mountain", "origin", "paths", "scale",
+        "best", "enter", "found", "hexes", "index", "limit", "net", "no_mountain", "origin", "paths", "scale",
         "steps", "stop",
     )
 
@@ -406,12 +412,11 @@ class _Search:
         found: list[int], paths: dict[int, tuple[Hex, ...]], enter: list[int], stop: list[bool],
         steps: tuple[Steps, ...],
     ) -> None:
-        self.hexes, self.index = net.hexes, net.index
+        self.net, self.hexes, self.index = net, net.hexes, net.index
         self.steps = steps
         self.scale, self.origin, self.limit, self.no_mountain = scale, origin, limit, no_mountain
         self.best, self.found, self.paths = best, found, paths
         self.enter, self.stop = enter, stop
-        self._check: tuple[Any, tuple[Any, Any]] | None = None
 
     def holds_for(self, origin: int, limit: int, no_mountain: bool, enter: list[int], stop: list[bool],
                   steps: tuple[Steps, ...] | None = None) -> bool:
@@ -426,19 +431,17 @@ class _Search:
             return False  # other costs (a chit's): kept step tables are shared, so equal ones are the same
         if enter is self.enter and stop is self.stop:
             return True  # the very same enemy
-        if self._check is None:
-            # the settled hexes (every one a path was made for) and their neighbours, but for the
-            # hexes a move had to stop in: nothing was looked at from there
-            settled = self.paths
-            looked = set(settled)
-            steps, stopped = self.steps, self.stop
-            for h in settled:
-                if h == self.origin or not stopped[h]:
-                    looked.update([j for j, _ in steps[h]])
-            read = itemgetter(*sorted(looked))
-            self._check = (read, (read(self.enter), read(self.stop)))
-        read, seen = self._check
-        return bool(read(enter) == seen[0] and read(stop) == seen[1])
+        # It read the hexes it settled (every one a path was made for) and the hexes it looked
+        # into from them, but for the hexes a move had to stop in: nothing was looked at from
+        # there.  Of the hexes where the enemy differs, is any one of those?
+        settled, stopped, into = self.paths, self.stop, self.net.into(self.steps)
+        for c in self.net.differences(self.enter, self.stop, enter, stop):
+            if c in settled:
+                return False
+            for h in into[c]:
+                if h in settled and (h == self.origin or not stopped[h]):
+                    return False
+        return True
 
     def _reach(self, j: int) -> Reach:
         return Reach(self.hexes[j], self.best[j], self.scale, self.paths[j], self.stop[j])
