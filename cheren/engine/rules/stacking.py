@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from cheren.engine.position import Position
 from cheren.engine.registry import Decision, GameState
 from cheren.hexes import Hex
@@ -26,8 +28,8 @@ def overstacked(position: Position) -> list[tuple[Hex, Side, int]]:
     limits = s.stack_limits
     defs = s.units
     units = position.units
-    out = []
-    for h, ids in sorted(position.stack_map().items()):
+    out: list[tuple[Hex, Side, int]] = []
+    for h, ids in position.stack_map().items():
         limit = limits[h]
         if len(ids) == 1:  # most stacks: one unit, one side
             value = defs[ids[0]].stack
@@ -41,6 +43,7 @@ def overstacked(position: Position) -> list[tuple[Hex, Side, int]]:
         for side, value in values.items():
             if value > limit:
                 out.append((h, side, value - limit))
+    out.sort(key=itemgetter(0))  # by hex (stable: one hex's sides in the order of its units); few are over
     return out
 
 
