@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import Any, NamedTuple
 
 from cheren.engine.actions import Action, shape_problem
@@ -148,7 +147,7 @@ class Game:
         d = self.pending
         if d is not None:
             return self.rules.decisions[d.kind].actions(self, d)
-        return list(chain.from_iterable(contribute(self) for contribute in self.rules.legal_actions))
+        return self.rules.listed(self)
 
     def check(self, action: Action) -> Verdict:
         """Is ``action`` legal now?  Never changes the game."""

@@ -284,3 +284,11 @@ class Rulebook:
         if self.hook_keys is None:
             return None
         return tuple([key(game) for key in self.hook_keys])
+
+    def listed(self, game: GameState) -> list[Action]:
+        """What ``legal_actions`` give together, in their order (``+=`` copies a list whole, where
+        chaining them went item by item: a Movement phase lists hundreds after every action)."""
+        out: list[Action] = []
+        for contribute in self.legal_actions:
+            out += contribute(game)
+        return out
