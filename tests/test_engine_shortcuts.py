@@ -121,3 +121,30 @@ def test_a_kept_search_is_given_back_exactly_when_what_it_read_is_unchanged() ->
                 answers[expected] += 1
             latest[uid] = search
     assert answers[True] > 50 and answers[False] > 20
+
+
+def test_step_costs_under_chits_are_the_plain_ones_but_where_a_chit_changes_a_crossing() -> None:
+    """5.1 Roadblock, Demolition and Engineers change the cost of some crossings (9.0): the
+    table the reach search uses is rebuilt only around them and must equal one rebuilt whole."""
+    from cheren.engine.rules.chits import road_hexes
+    from cheren.engine.rules.movement import MoveOptions, edge_cost
+
+    graph = move_graph(S)
+    net = _network(S)
+    rng = random.Random(29)
+    roads = sorted(road_hexes(Game(S, seed=1).position))
+    bridges = sorted(S.road_sides & S.river_sides)
+    assert roads and bridges
+    for trial in range(40):
+        no_road = frozenset(rng.sample(roads, rng.randint(0, 3)))
+        blown = frozenset(rng.sample(bridges, rng.randint(0, 2)))
+        opts = MoveOptions(ignore_rivers=trial % 3 == 0, no_road=no_road, blown_bridges=blown)
+        for no_mountain in (False, True):
+            net.changed.clear()
+            got = net.steps_with(graph, no_mountain, opts)
+            whole = tuple(
+                tuple((net.index[e.to], edge_cost(graph, h, e, opts)) for e in graph.edges[h]
+                      if e.ticks >= 0 and e.to in net.index and not (no_mountain and e.mountain))
+                for h in net.hexes
+            )
+            assert got == whole, (trial, no_mountain)

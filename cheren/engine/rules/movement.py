@@ -331,11 +331,17 @@ class _Network:
         found = self.changed.get(key)
         if found is None:
             index = self.index
-            found = tuple(
-                tuple((index[e.to], edge_cost(graph, h, e, opts)) for e in graph.edges[h]
-                      if e.ticks >= 0 and e.to in index and not (no_mountain and e.mountain))
-                for h in self.hexes
-            )
+            # only the hexes with a crossing the chits change: a road into or out of a hex without
+            # road movement, a blown bridge, any river for Engineers (the other rows are the plain ones)
+            touched = set(opts.no_road)
+            touched.update([n for h in opts.no_road for n in h.neighbours()], *opts.blown_bridges)
+            if opts.ignore_rivers:
+                touched.update(h for h, edges in graph.edges.items() if any(e.river for e in edges))
+            rows = list(self.steps[no_mountain])
+            for h in touched & index.keys():
+                rows[index[h]] = tuple((index[e.to], edge_cost(graph, h, e, opts)) for e in graph.edges[h]
+                                       if e.ticks >= 0 and e.to in index and not (no_mountain and e.mountain))
+            found = tuple(rows)
             if len(self.changed) > 64:
                 self.changed.clear()
             self.changed[key] = found
@@ -521,8 +527,9 @@ def _search_network(
                 continue  # 4.0: stop on entering a hard ZoC (or a Roadblock)
             for j, cost in steps[h]:
                 total = spent + cost + enter[j]
-                if total < best[j]:
-                    if best[j] == limit:
+                known = best[j]
+                if total < known:
+                    if known == limit:
                         found.append(j)
                     best[j] = total
                     parent[j] = h
