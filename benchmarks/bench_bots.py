@@ -37,7 +37,10 @@ import hashlib, json, sys, time
 sys.path.insert(0, sys.argv[1])
 import cheren
 assert cheren.__file__.startswith(sys.argv[1]), cheren.__file__
-from cheren.players.simulate import _scenario, play_game
+try:
+    from cheren.players.simulate import _scenario, play_game
+except ImportError:  # a revision from before the layer packages (8201a20): cheren/simulate.py
+    from cheren.simulate import _scenario, play_game
 _scenario(None)  # the scenario is loaded once per process: not part of a game
 allied, italian = sys.argv[2].split(",")
 seed = int(sys.argv[3])

@@ -40,6 +40,7 @@ from cheren.engine.rules.movement import MoveOptions, immobile_reason, reachable
 from cheren.engine.rules.supply import supplied_hexes
 from cheren.hexes import Hex
 from cheren.players.bots.base import Choice
+from cheren.players.bots.heuristic import MoveScores
 from cheren.players.bots.hubs import hub_weights, may_react, town_lines
 from cheren.players.bots.lookahead import Candidate, _BeliefSeat, determinise
 from cheren.players.bots.tactician import TacticianBot
@@ -338,11 +339,12 @@ class PlannerBot:
         dice_seed = self.rng.randrange(2**63)
         results: list[tuple[Candidate, list[tuple[Action, str]]]] = []
         after: dict[int, Position] = {}
+        rests: list[_Rest] = []
         bases = list(plans)
         k = 0
         while k < len(plans):
             plan = plans[k]
-            moves, (val, vp, steps, marked) = self._play_out(start, seat.side, plan, dice_seed)
+            moves, (val, vp, steps, marked) = self._play_out(start, seat.side, plan, dice_seed, rests)
             if self._after is not None:
                 after[k] = self._after
             results.append((Candidate(k, len(moves), val, vp, steps, marked, plan.label), moves))
@@ -385,10 +387,16 @@ class PlannerBot:
             if exposed:
                 results[top] = (replace(c, value=c.value - EXPOSURE * exposed, exposed=exposed), moves)
 
-    def _play_out(self, start: Position, side: Side, plan: Plan, dice_seed: int
+    def _play_out(self, start: Position, side: Side, plan: Plan, dice_seed: int, rests: list[_Rest] | None = None
                   ) -> tuple[list[tuple[Action, str]], tuple[float, int, int, int]]:
         """Play the plan, then the tactician for both sides, to the start of our next Movement
-        phase; the plan's own actions come back with their reasons."""
+        phase; the plan's own actions come back with their reasons.
+
+        Every play-out of a search starts from the same position with the same dice and bots, so
+        one whose planned phase ends with the very actions of an earlier one's, its bots in the
+        same state, plays the rest of that one's play-out again: its value is taken from
+        ``rests`` instead (two plans often make the same phase: the tactician's reaction that
+        moves no unit and no reaction at all)."""
         game = Game.from_position(start, seed=dice_seed)
         planner = TacticianBot(dice_seed % 2**31 + 1, tie_break=plan.tie_break)
         planner.hold = plan.hold
@@ -414,13 +422,25 @@ class PlannerBot:
                     break
         self._after = None
         inside = (game.turn, game.phasing, game.phase) == begun
+        left = not inside  # the planned phase is over: the rest may be one played already
         n = 0
+        rest: _Rest | None = None
         while not game.over and n < PLAYOUT_LIMIT:
             if inside and (game.turn, game.phasing, game.phase) != begun:
                 inside = False
+                left = True
                 planner.hold = frozenset()
                 planner.pull = {}
                 self._after = game.position.copy()
+            if left and rests is not None:
+                left = False
+                rest = _Rest(tuple(e.action for e in game.log), game.position.dice.state,
+                             (_bot_state(planner), _bot_state(enemy)), n)
+                for seen in rests:
+                    if seen.same(rest) and seen.horizon is not None and n + seen.length <= PLAYOUT_LIMIT:
+                        if self._after is None:
+                            self._after = seen.horizon
+                        return taken, seen.value
             if not inside and game.phase is Phase.MOVEMENT and game.phasing is side and game.pending is None:
                 break
             acting = game.acting
@@ -432,7 +452,36 @@ class PlannerBot:
             n += 1
         if self._after is None:
             self._after = game.position.copy()
-        return taken, value(game.position, side)
+        outcome = value(game.position, side)
+        if rest is not None and rests is not None and (game.over or n < PLAYOUT_LIMIT):
+            rest.horizon, rest.length = game.position, n - rest.length  # this game plays no more
+            rest.value = outcome
+            rests.append(rest)
+        return taken, outcome
+
+
+class _Rest:
+    """A play-out as its planned phase left it (the actions played since the search's position,
+    the dice and both bots' state), and where the rest of it went: the position at the horizon
+    and the actions it took to get there."""
+
+    __slots__ = ("actions", "bots", "dice", "horizon", "length", "value")
+
+    def __init__(self, actions: tuple[Action, ...], dice: int, bots: tuple[dict[str, object], dict[str, object]],
+                 n: int) -> None:
+        self.actions, self.dice, self.bots, self.length = actions, dice, bots, n
+        self.horizon: Position | None = None
+        self.value: tuple[float, int, int, int] = (0.0, 0, 0, 0)
+
+    def same(self, other: _Rest) -> bool:
+        return self.dice == other.dice and self.actions == other.actions and self.bots == other.bots
+
+
+def _bot_state(bot: TacticianBot) -> dict[str, object]:
+    """Everything a tactician carries from one choice to the next (its random generator's state
+    for the generator), to tell whether two play-outs' bots would go on alike."""
+    return {k: (v.getstate() if isinstance(v, random.Random) else v.kept if isinstance(v, MoveScores) else v)
+            for k, v in vars(bot).items()}
 
 
 def deep_reach(p: Position, enemy: Side) -> dict[str, set[Hex]]:
