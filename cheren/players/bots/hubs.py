@@ -132,9 +132,28 @@ def hexes_of(s: Scenario, bits: int) -> frozenset[Hex]:
     return frozenset(h for h in board.hexes if bits & board.bit[h])
 
 
+_WEIGHTS: WeakKeyDictionary[Scenario, dict[tuple[Side, int, frozenset[str], int], dict[str, int]]] = WeakKeyDictionary()
+
+
 def hub_weights(p: Position, side: Side) -> dict[str, int]:
     """For each town: the steps of ``side`` whose supply hangs on it (for an own town, lost if
-    the enemy takes it; for an enemy town, regained if ``side`` takes it back)."""
+    the enemy takes it; for an enemy town, regained if ``side`` takes it back).
+
+    Kept under what it depends on: ``side``'s units (their change stamp, which no other units
+    ever carry), town control and the live red edges; the tactician asks it of both sides in
+    every phase of every play-out, mostly of units that have not changed since."""
+    s = p.scenario
+    key = (side, p.stamp(side), frozenset(p.allied_control), _edge_epoch(s, p.turn))
+    cache = _WEIGHTS.setdefault(s, {})
+    found = cache.get(key)
+    if found is None:
+        if len(cache) > 4096:
+            cache.clear()
+        found = cache[key] = _hub_weights(p, side)
+    return dict(found)
+
+
+def _hub_weights(p: Position, side: Side) -> dict[str, int]:
     lines = town_lines(p, side)
     bit = _board(p.scenario).bit
     where: dict[int, int] = {}
