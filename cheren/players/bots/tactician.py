@@ -57,6 +57,22 @@ class TacticianBot(HeuristicBot):
         self._ours: dict[Hex, int] = {}
         self._keep: dict[Hex, float] = {}
 
+    def choose(self, seat: SideSeat) -> Choice:
+        """As the heuristic bot chooses, without listing every legal action where the choice
+        does not read them: an attack is chosen from the units next to the enemy and checked at
+        the gate, and a phase's moves chosen in one pass are only checked (ending a phase is
+        legal then, 7.0, so the list would not be empty).  Play-outs make most of their choices
+        there, and listing the moves again after every move was a tenth of a planner game."""
+        game = seat.game
+        if game.pending is None and seat.my_turn():
+            phase = game.phase
+            if phase is Phase.COMBAT and not peek(game).assemblies:
+                return self._combat(seat, [])
+            if (self.batch and phase in (Phase.MOVEMENT, Phase.EXPLOITATION)
+                    and self._queue_for == (game.turn, game.phasing, phase)):
+                return self._batch_move(seat, [])
+        return super().choose(seat)
+
     # -- what hangs on each town --------------------------------------------------------------
     def hubs(self, p: Position, side: Side) -> tuple[dict[str, int], dict[str, int]]:
         """(own towns: steps of ours their loss cuts off; enemy towns: what taking them is worth
