@@ -344,7 +344,8 @@ class PlannerBot:
         k = 0
         while k < len(plans):
             plan = plans[k]
-            moves, (val, vp, steps, marked) = self._play_out(start, seat.side, plan, dice_seed, rests)
+            moves, (val, vp, steps, marked) = self._play_out(start, seat.side, plan, dice_seed, rests,
+                                                             keep_after=phase is Phase.MOVEMENT)
             if self._after is not None:
                 after[k] = self._after
             results.append((Candidate(k, len(moves), val, vp, steps, marked, plan.label), moves))
@@ -387,8 +388,8 @@ class PlannerBot:
             if exposed:
                 results[top] = (replace(c, value=c.value - EXPOSURE * exposed, exposed=exposed), moves)
 
-    def _play_out(self, start: Position, side: Side, plan: Plan, dice_seed: int, rests: list[_Rest] | None = None
-                  ) -> tuple[list[tuple[Action, str]], tuple[float, int, int, int]]:
+    def _play_out(self, start: Position, side: Side, plan: Plan, dice_seed: int, rests: list[_Rest] | None = None,
+                  keep_after: bool = True) -> tuple[list[tuple[Action, str]], tuple[float, int, int, int]]:
         """Play the plan, then the tactician for both sides, to the start of our next Movement
         phase; the plan's own actions come back with their reasons.
 
@@ -396,7 +397,9 @@ class PlannerBot:
         one whose planned phase ends with the very actions of an earlier one's, its bots in the
         same state, plays the rest of that one's play-out again: its value is taken from
         ``rests`` instead (two plans often make the same phase: the tactician's reaction that
-        moves no unit and no reaction at all)."""
+        moves no unit and no reaction at all).  The position as the planned phase left it is kept
+        in ``_after`` only when ``keep_after`` (a movement plan pays for the steps it leaves
+        exposed there)."""
         game = Game.from_position(start, seed=dice_seed)
         planner = TacticianBot(dice_seed % 2**31 + 1, tie_break=plan.tie_break)
         planner.hold = plan.hold
@@ -431,14 +434,15 @@ class PlannerBot:
                 left = True
                 planner.hold = frozenset()
                 planner.pull = {}
-                self._after = game.position.copy()
+                if keep_after:
+                    self._after = game.position.copy()
             if left and rests is not None:
                 left = False
                 rest = _Rest(tuple(e.action for e in game.log), game.position.dice.state,
                              (_bot_state(planner), _bot_state(enemy)), n)
                 for seen in rests:
                     if seen.same(rest) and seen.horizon is not None and n + seen.length <= PLAYOUT_LIMIT:
-                        if self._after is None:
+                        if self._after is None and keep_after:
                             self._after = seen.horizon
                         return taken, seen.value
             if not inside and game.phase is Phase.MOVEMENT and game.phasing is side and game.pending is None:
@@ -450,7 +454,7 @@ class PlannerBot:
                 taken.append((action, choice.reason))
             game.apply(action)
             n += 1
-        if self._after is None:
+        if self._after is None and keep_after:
             self._after = game.position.copy()
         outcome = value(game.position, side)
         if rest is not None and rests is not None and (game.over or n < PLAYOUT_LIMIT):
