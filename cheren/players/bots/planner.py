@@ -37,7 +37,7 @@ from cheren.engine.actions import Action, EndPhase, Move, PlayChit
 from cheren.engine.game import Game
 from cheren.engine.position import Position, Status, chit_key
 from cheren.engine.rules.movement import MoveOptions, immobile_reason, reachable
-from cheren.engine.rules.supply import supplied_hexes
+from cheren.engine.rules.supply import supplied_view
 from cheren.hexes import Hex
 from cheren.players.bots.base import Choice
 from cheren.players.bots.heuristic import MoveScores
@@ -79,7 +79,7 @@ def value(position: Position, side: Side) -> tuple[float, int, int, int]:
     vp = position.allied_vp()
     ours = theirs = marked = 0
     risk = 0.0
-    supplied = {s: supplied_hexes(position, s) for s in Side}
+    supplied = {s: supplied_view(position, s)[1] for s in Side}  # kept by the engine: read, not copied
     air = {uid for uid, d in position.scenario.units.items() if d.type.air}
     for uid, unit in position.units.items():
         if unit.hex is None or unit.status is not Status.MAP or uid in air:
@@ -168,25 +168,28 @@ class PlannerBot:
         if not moves:
             return []
         plans = [Plan("the tactician's plan")]
+        # each kind of plan in turn, until the budget is full (a plan past it is not made)
         if phase is Phase.MOVEMENT:
-            for extra in (self._guard_plan(seat), self._cut_plan(seat), self._retake_plan(seat),
-                          self._reserve_plan(seat)):
+            room = max(1, self.budget - VARIED)
+            for make in (self._guard_plan, self._cut_plan, self._retake_plan, self._reserve_plan):
+                if len(plans) >= room:
+                    break
+                extra = make(seat)
                 if extra is not None:
                     plans.append(extra)
-            return plans[: max(1, self.budget - VARIED)]
+            return plans[:room]
+        room = max(2, self.budget // 2)
         plans.append(Plan("no " + ("reaction" if phase is Phase.REACTION else "exploitation"), stop=True))
         if phase is Phase.REACTION:
-            cut = self._cut_plan(seat)
+            cut = self._cut_plan(seat) if len(plans) < room else None
             if cut is not None:
                 plans.append(replace(cut, stop=True))
         else:
-            guard = self._guard_plan(seat)
-            if guard is not None:
-                plans.append(guard)
-            exploit = self._exploit_chit_plan(seat)
-            if exploit is not None:
-                plans.append(exploit)
-        return plans[: max(2, self.budget // 2)]
+            for make in (self._guard_plan, self._exploit_chit_plan):
+                extra = make(seat) if len(plans) < room else None
+                if extra is not None:
+                    plans.append(extra)
+        return plans[:room]
 
     def _variations(self, seat: SideSeat, best: Plan, moves: list[tuple[Action, str]], bases: list[Plan],
                     n: int) -> list[Plan]:

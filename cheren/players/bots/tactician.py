@@ -30,7 +30,7 @@ from cheren.engine.position import Position, chit_key
 from cheren.engine.registry import Decision
 from cheren.engine.rules.combat_eligibility import air_refusal, air_unit
 from cheren.engine.rules.combat_resolution import peek
-from cheren.engine.rules.supply import supplied_hexes
+from cheren.engine.rules.supply import supplied_view
 from cheren.hexes import Hex
 from cheren.players.bots.base import Choice
 from cheren.players.bots.heuristic import ATTACK_THRESHOLD, TIE_BREAK, HeuristicBot, attack_value, own_field, town_field
@@ -176,7 +176,7 @@ class TacticianBot(HeuristicBot):
         s = p.scenario
         own_hubs, raids = self.hubs(p, side)
         field = town_field(p, side)
-        supplied = supplied_hexes(p, side)
+        supplied = supplied_view(p, side)[1]  # kept by the engine: read, not copied
         enemy_near = self._enemy_hexes(p, side)
         near_enemy = {n for h in enemy_near for n in s.adjacent[h]}
         stacks = p.stacks()
@@ -201,6 +201,7 @@ class TacticianBot(HeuristicBot):
         adjacent = s.adjacent
         field_get, ours_get = field.get, ours.get
         out: list[_Scored] = []
+        guards: dict[Hex, float] = {}
         for m in moves:
             unit = units.get(m.unit)
             if unit is None:
@@ -213,11 +214,14 @@ class TacticianBot(HeuristicBot):
             path = m.path
             to = path[-1]
             town: Hex | None = to if to in prizes else None
-            if town is None and free_prizes:  # a town the path passes through is taken too (2.1)
+            # a town the path passes through is taken too (2.1); ``to`` is none of them here
+            if town is None and free_prizes and not free_prizes.isdisjoint(path):
                 town = next((h for h in path[:-1] if h in free_prizes), None)
             prize = prizes[town] if town is not None else 0.0
             if reaction:
-                base = self._guard_score(p, side, m, enemy_near, stacks) - 0.5
+                base = guards.get(to)  # what guarding there is worth depends on the hex alone
+                if base is None:
+                    base = guards[to] = self._guard_score(p, side, m, enemy_near, stacks) - 0.5
                 if town is not None:
                     prize -= 2.0  # retake a hub, or walk into an enemy one left empty
             else:
@@ -322,7 +326,7 @@ class TacticianBot(HeuristicBot):
                 return choice
             p = seat.position()
             side = seat.side
-            supplied = supplied_hexes(p, side)
+            supplied = supplied_view(p, side)[1]
             own = own_field(p, side)
             best = max(retreats, key=lambda a: (self._fits(p, side, a.units, a.to), a.to in supplied,
                                                 own.get(a.to, 0.0)))
