@@ -49,6 +49,7 @@ from cheren.engine.game import Game
 from cheren.engine.position import Position, Status, chit_key
 from cheren.engine.registry import Decision
 from cheren.engine.rules.combat_eligibility import air_refusal, air_unit, unit_refusal
+from cheren.engine.rules.combat_odds import defenders_in
 from cheren.engine.rules.combat_resolution import Assembly, peek
 from cheren.engine.rules.optional_rules import active, in_artillery_range
 from cheren.engine.rules.stacking import stack_value
@@ -187,7 +188,16 @@ class HeuristicBot:
         air = air_unit(p, side)
         air_ok = air is not None and air_refusal(p, side, used=st.air_used) is None
         for target, attackers in self._attack_options(p, side, busy):
+            # the most it could be worth (attack_value's float operations with every defending
+            # step lost, none of ours, the hex taken): one that could not beat the best so far,
+            # nor pay at all, is not worked out (the same attack is chosen)
+            town = p.scenario.towns_by_hex.get(target)
+            most = float(sum(p.steps_left(u) for u in defenders_in(p, target, side))) * 1.2 - 0.0
+            most = most + 1.0 * (0.5 + (town.vp if town is not None else 0))
             for use_air in ((False, True) if air_ok else (False,)):
+                floor = self.attack_threshold if best is None else max(best[0], self.attack_threshold)
+                if (most + 0.05 if use_air else most) <= floor:
+                    continue
                 wi = what_if(p, proposed(target, attackers, air=use_air))
                 if not wi.legal:
                     continue

@@ -29,6 +29,7 @@ from cheren.engine.combat_whatif import proposed, what_if
 from cheren.engine.position import Position, chit_key
 from cheren.engine.registry import Decision
 from cheren.engine.rules.combat_eligibility import air_refusal, air_unit
+from cheren.engine.rules.combat_odds import defenders_in
 from cheren.engine.rules.combat_resolution import peek
 from cheren.engine.rules.supply import supplied_view
 from cheren.hexes import Hex
@@ -277,21 +278,30 @@ class TacticianBot(HeuristicBot):
         for target, attackers in options:
             town = p.scenario.towns_by_hex.get(target)
             bonus = RAID * raids.get(town.name, 0) if town is not None else 0.0
+            # The most the attack could be worth (every defending step lost, none of ours, the hex
+            # taken), in the very float operations of its value: an attack that could not beat the
+            # best so far, nor pay at all, is not worked out (the same attack is chosen).
+            most = float(sum(p.steps_left(u) for u in defenders_in(p, target, side))) * 1.2 - 0.0
+            most = most + 1.0 * (0.5 + (town.vp if town is not None else 0)) + 1.0 * bonus
             for use_air in ((False, True) if air_ok else (False,)):
+                floor = self.attack_threshold if best is None else max(best[0], self.attack_threshold)
+                if (most + 0.05 if use_air else most) <= floor:
+                    continue
                 wi = what_if(p, proposed(target, attackers, air=use_air))
                 if not wi.legal:
                     continue
-                value = attack_value(p, target, wi.expected_defender_steps, wi.expected_attacker_steps, wi.p_vacated)
-                value += float(wi.p_vacated) * bonus
+                d, a, v = wi.expected_defender_steps, wi.expected_attacker_steps, wi.p_vacated
+                value = attack_value(p, target, d, a, v)
+                value += float(v) * bonus
                 if use_air:
                     value += 0.05
                 if best is None or value > best[0]:
-                    reason = (f"attack {target.label} at {wi.column}: expect {float(wi.expected_defender_steps):.2f} "
-                              f"enemy steps for {float(wi.expected_attacker_steps):.2f} of ours, "
-                              f"{float(wi.p_vacated):.0%} to take the hex"
+                    reason = (f"attack {target.label} at {wi.column}: expect {float(d):.2f} "
+                              f"enemy steps for {float(a):.2f} of ours, "
+                              f"{float(v):.0%} to take the hex"
                               + (f"; taking {town.name} cuts enemy supply (12.1)" if bonus and town else ""))
                     best = (value, Attack(target, tuple(attackers), use_air), reason)
-                    odds = (wi.expected_defender_steps, wi.expected_attacker_steps, wi.p_vacated)
+                    odds = (d, a, v)
         if best is not None and best[0] > self.attack_threshold:
             attack = best[1]
             if contested & set(attack.attackers):
