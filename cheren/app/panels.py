@@ -83,7 +83,8 @@ CSS = """
 .cheren-position { font-size: 12px; overflow-wrap: anywhere; }
 .cheren-answer-output { width: 100%; min-width: 0; }
 .cheren-answer-compare { font-size: 12px; overflow-wrap: anywhere; min-width: 0; }
-.cheren-answer-compare table { display: block; overflow-x: auto; max-width: 100%; font-size: 11px; contain: inline-size; }
+.cheren-answer-compare table { display: block; overflow-x: auto; max-width: 100%; font-size: 11px;
+  contain: inline-size; }
 .cheren-answer-compare th, .cheren-answer-compare td { overflow-wrap: normal; word-break: normal; }
 .cheren-position .title { font-size: 13px; }
 .cheren-position .when { color: #6e5a3c; margin-bottom: 4px; }
