@@ -110,13 +110,13 @@ def _renumber(game: Any, index: int) -> Any:
 
 def add_review_parsers(sub: Any) -> None:
     rv = sub.add_parser("review", help="review a saved game: each decision's change in the Allied win chance, "
-                        "the ones that gave away 10 points or more marked with the bot's better choice")
+                        "the ones that gave away 10 points or more marked with a better choice")
     rv.add_argument("save", help="a game saved by the app or by cheren (JSON)")
     rv.add_argument("--out", help="write the report (Markdown) here (default: SAVE's name + -review.md, in the "
                     "current folder)")
     rv.add_argument("--chart", help="write the chart (PNG) here (default: the report's name with .png)")
-    rv.add_argument("--bot", default="tactician", help="the bot asked for a better choice at each mark "
-                    "(default tactician: fast)")
+    rv.add_argument("--bot", default="tactician", help="the bot that plays the look-aheads and is asked for a "
+                    "better choice at each mark (default tactician: fast)")
     rv.add_argument("--model", help="an evaluation model file (default: the one cheren ships)")
     rv.add_argument("--force", action="store_true", help="replace --out and --chart if they exist")
     rv.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
@@ -186,7 +186,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     for d in rv.marks:
         print(f"  {d.number}. turn {d.turn} {d.phase}, {d.side.adjective}: {d.text}: P(Allied win) "
               f"{d.judged_before:.0%} -> {d.judged:.0%}{' ' + d.judged_text if d.judged_text else ''}; "
-              f"the {args.bot} bot: {d.better_text} ({(d.better_after or 0):.0%})")
+              f"better: {d.better_text}, {d.better_by} ({(d.better_after or 0):.0%})")
     return 0
 
 

@@ -2,7 +2,7 @@
 chart is drawn), in the style of :mod:`cheren.study.analysis.charts`:
 
 * :func:`review_chart`: P(Allied win) after each action of a reviewed line, turns marked, the
-  marked decisions as dots with the bot's choice's chance beside them;
+  marked decisions as dots with the better choice's chance beside them;
 * :func:`reliability_chart`: the model's chance against play-outs' shares (calibration)."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def review_chart(rv: Review, title: str = "") -> Figure:
         ax.scatter([d.number for d in marks], [d.after for d in marks], color=INK, zorder=3, s=18,
                    label="a marked decision")
         ax.scatter([d.number for d in marks], [d.better_after or 0.0 for d in marks], color=ITALIAN, marker="^",
-                   zorder=3, s=18, label=f"the {rv.bot} bot's choice there")
+                   zorder=3, s=18, label="the better choice there")
     ax.set_ylim(0, 1)
     ax.set_xlim(0, max(1, len(curve) - 1))
     ax.set_xlabel("action (game turns above)")
