@@ -145,3 +145,32 @@ def test_the_review_panel_steps_through_the_marks_with_the_better_choice_on_the_
     b.play.select(better.unit)
     b.click_hex(better.to)  # the better move played: the game goes on, the suggestion goes
     assert b.suggestion == () and len(b.game.log) == number
+
+
+def test_the_review_panel_marks_kassala_left_open_with_the_garrison_kept_on_the_map() -> None:
+    """The done-when's blunder in the app (tests/test_evaluation_review.py measures it): the
+    Review panel marks the move that left Kassala open, and the map shows French BM 3 kept in
+    Kassala, the better choice, in green."""
+    from cheren.engine.actions import EndPhase
+    from cheren.files.position_saves import read_position_save
+
+    s = load_scenario()
+    kassala = Hex.from_label("0208")
+    position = read_position_save(Path(__file__).resolve().parent / "fixtures" / "kassala_left_open_turn8.json", s)
+    app = App(Game.from_position(position))
+    b = app.board
+    b.decisions.apply(PassChit())
+    b.play.select("ff_bm3")
+    b.click_hex(Hex.from_label("0511"))
+    b.play.end_phase()
+    app.evaluation.run_review()
+    text = app.evaluation.review_text.value
+    assert "1 marked" in text and "Mark 1 of 1" in text, text
+    assert "move French BM 3 to 0511" in text and "Kassala left open and taken" in text
+    assert "Better (not making it)" in text and "end the phase with French BM 3 kept in Kassala" in text
+    assert b.position.units_at(kassala) == ["ff_bm3"]  # the board stands just before the move
+    assert b.suggestion == (kassala,)
+    scene = b.map_scene.scene()
+    assert [getattr(item, "data", ()) for item in scene.layers["ui"] if getattr(item, "cls", "") == "suggestion"] == [
+        (("hex", "0208"),)]
+    assert b.evaluation.review is not None and b.evaluation.review.marks[0].better == EndPhase()

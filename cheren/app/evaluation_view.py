@@ -103,8 +103,9 @@ class EvaluationView:
                     f"move {d.number} (turn {d.turn}, {panels.esc(d.phase)}), {panels.esc(d.side.adjective)}: "
                     f"<b>{panels.esc(d.text)}</b> took P(Allied win) from {d.judged_before:.0%} to {d.judged:.0%}"
                     f"{' ' + panels.esc(d.judged_text) if d.judged_text else ''}. "
-                    f"The {panels.esc(rv.bot)} bot would <b class='cheren-review-better'>"
-                    f"{panels.esc(d.better_text)}</b>: {(d.better_after or 0):.0%} (green on the map).</div>")
+                    f"Better ({panels.esc(d.better_by if d.better_kept else f'the {rv.bot} bot')}): "
+                    f"<b class='cheren-review-better'>{panels.esc(d.better_text)}</b>: "
+                    f"{(d.better_after or 0):.0%} (green on the map).</div>")
         self.review_text.value = head + body + f"<small><i>{panels.esc(rv.caption)}</i></small>"
 
     def changed(self, what: set[str]) -> None:

@@ -130,7 +130,7 @@ class Evaluations:
         d = rv.marks[self.mark]
         b = self.board
         b.moves.goto(d.number - 1)
-        b.suggestion = suggestion_hexes(b.game, d.better)
+        b.suggestion = kept_hexes(b.game, d.action, d.opened) if d.better_kept else suggestion_hexes(b.game, d.better)
         b.notify("game")
         return d
 
@@ -144,3 +144,13 @@ def suggestion_hexes(game: Game, action: Action | None) -> tuple[Hex, ...]:
     if isinstance(action, Attack):
         return (action.target,)
     return ()
+
+
+def kept_hexes(game: Game, action: Action, towns: tuple[str, ...]) -> tuple[Hex, ...]:
+    """Where not making ``action`` is shown on the map: the hex its unit stays in (the town it
+    would have left open), else the first of ``towns``."""
+    if isinstance(action, Move):
+        at = game.position.units[action.unit].hex
+        if at is not None:
+            return (at,)
+    return (game.scenario.town_hex(towns[0]),) if towns else ()
