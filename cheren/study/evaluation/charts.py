@@ -37,6 +37,11 @@ def review_chart(rv: Review, title: str = "") -> Figure:
                    label="a marked decision")
         ax.scatter([d.number for d in marks], [d.better_after or 0.0 for d in marks], color=ITALIAN, marker="^",
                    zorder=3, s=18, label="the better choice there")
+        # a decision judged after the enemy's reply is compared with the better choice there, not on the curve
+        replied = [d for d in marks if d.reply is not None]
+        if replied:
+            ax.scatter([d.number for d in replied], [d.judged for d in replied], color=INK, marker="x", zorder=3,
+                       s=22, label="the marked decision after the enemy's reply")
     ax.set_ylim(0, 1)
     ax.set_xlim(0, max(1, len(curve) - 1))
     ax.set_xlabel("action (game turns above)")
