@@ -64,6 +64,9 @@ class MoveCache:
         A few other phases' tables are kept aside, for games that share this cache and come back
         to a phase (a bot's play-outs of one position, see :class:`Game`'s ``caches``).  (Each
         unit's latest reach stays: it is checked, not trusted, before it is used again.)"""
+        m = self.moment
+        if m and m[0] == position.turn and m[1] is position.side and m[2] is position.phase:
+            return  # asked before every reach: nothing made when nothing changed
         moment = (position.turn, position.side, position.phase)
         if moment != self.moment:
             if self.reach or self.phase_moves[1]:
@@ -101,7 +104,7 @@ def mover_refusal(game: GameState, uid: str, allowance: bool = True) -> Refusal 
             return Refusal(("10.0", "12.5"), f"{d.name} has a {marker} supply marker and may not react")
         if unit.hex is not None:
             enemy_hexes = p.occupied(unit.side.enemy)
-            for n in unit.hex.neighbours():
+            for n in game.scenario.adjacent.get(unit.hex) or unit.hex.neighbours():  # (enemy units are on the map)
                 if n in enemy_hexes:
                     return Refusal(("10.0",), f"{d.name} is adjacent to an enemy unit in {n.label} and may not react")
         if allowance:
