@@ -120,6 +120,15 @@ class SupplyContext:
     network: dict[Hex, Hex | None] = field(default_factory=dict)
     touch: dict[Hex, Hex] = field(default_factory=dict)
     kinds: dict[Hex, int] = field(default_factory=dict)  # road/track bits from a network hex to its source
+    _line_closed: frozenset[Hex] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def line_closed(self) -> frozenset[Hex]:
+        """The hexes a supply line may not enter: mountains (12.0) and those :meth:`open` refuses
+        (12.1), as one set (every line traced on this context asks it of each hex it looks at)."""
+        if self._line_closed is None:
+            self._line_closed = frozenset(self.position.scenario.mountains | self.enemy_hexes | self.enemy_towns.keys()
+                                          | (self.zoc.keys() - self.friendly_hexes))
+        return self._line_closed
 
     @property
     def scenario(self) -> Scenario:
@@ -313,7 +322,7 @@ def _search_line(ctx: SupplyContext, origin: Hex) -> tuple[Hex, ...] | None:
     (hex, entered a hill yet, entered an enemy ZoC yet)."""
     s = ctx.scenario
     adjacent = s.adjacent
-    mountains = s.mountains
+    closed = ctx.line_closed()
     hills = _static(s).hills
     zoc = ctx.zoc
     network = ctx.network
@@ -325,11 +334,11 @@ def _search_line(ctx: SupplyContext, origin: Hex) -> tuple[Hex, ...] | None:
         for state in frontier:
             h, hill, inzoc = state
             for n in adjacent.get(h, ()):
-                if n == origin or n in mountains or not ctx.open(n):
+                if n in closed or n == origin:
                     continue
                 nh = hill or n in hills
                 nz = inzoc or n in zoc
-                if depth > line_limit(nh, nz):
+                if depth > ((1 if nz else 2) if nh else (2 if nz else MAX_LINE)):  # line_limit(nh, nz)
                     continue
                 ns = (n, nh, nz)
                 if ns in parent:
