@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from typing import Any
 
 from cheren.engine.actions import Action, EndPhase, Move, PlayChit
 from cheren.engine.game import Game
@@ -116,6 +117,7 @@ class PlannerBot:
         self._after: Position | None = None
         self._hold_for: tuple[int, Side, Phase] | None = None
         self.last_candidates: list[Candidate] = []
+        self._caches: dict[str, Any] = {}  # the engine's move cache, shared by the play-outs (see Game)
 
     @staticmethod
     def _over_the_limit(p: Position, side: Side) -> set[Hex]:
@@ -403,7 +405,7 @@ class PlannerBot:
         moves no unit and no reaction at all).  The position as the planned phase left it is kept
         in ``_after`` only when ``keep_after`` (a movement plan pays for the steps it leaves
         exposed there)."""
-        game = Game.from_position(start, seed=dice_seed)
+        game = Game.from_position(start, seed=dice_seed, caches=self._caches)
         planner = TacticianBot(dice_seed % 2**31 + 1, tie_break=plan.tie_break)
         planner.hold = plan.hold
         planner.pull = dict(plan.pull)
