@@ -8,7 +8,9 @@ How a plan is weighed: the bot's view of the position (its own seat; the chits i
 dealt afresh, :func:`cheren.players.bots.lookahead.determinise`) is played on through the gate,
 the plan first, then the tactician for both sides, to the start of the bot's next Movement
 phase; that position is valued by :func:`value` (VP, steps, and steps out of supply now and
-marked).  Every plan of one search rolls the same dice, so plans differ by the plan first.  The
+marked).  Every plan of one search rolls the same dice, so plans differ by the plan first (and a
+play-out whose planned phase comes out exactly as an earlier one's, bots and dice alike, takes
+that one's value rather than playing the same rest again).  The
 enemy of a play-out is the tactician, which raids hubs left empty and retakes its own, so a
 plan that leaves Kassala open to a raid pays for it in the play-out.
 
