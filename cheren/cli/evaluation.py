@@ -56,6 +56,7 @@ def cmd_train_eval(args: argparse.Namespace) -> int:
     if args.games_out:
         check_output(args.games_out, force=args.force)
     results: list[GameResult] = []
+    starts: list[str | None] = []  # the position each game was played on from (None: the set-up)
     if args.sources:
         bots: set[str] = set()
         seeds: list[int] = []
@@ -69,10 +70,14 @@ def cmd_train_eval(args: argparse.Namespace) -> int:
                                  "play them again")
             if not run.keep_log or any(g.log is None for g in games):
                 raise UsageError(f"--from {path}: its games have no actions to replay (cheren simulate --logs)")
+            if run.variants:
+                raise UsageError(f"--from {path}: its games were played with optional rules "
+                                 f"({', '.join(run.variants)}); the evaluation learns the standard game")
             bots.add(run.allied)
             seeds.append(run.seed)
             offset = len(results)
             results += [_renumber(g, offset + i) for i, g in enumerate(games)]
+            starts += [run.position] * len(games)
         if len(bots) > 1:
             raise UsageError(f"--from: the files are of different bots ({', '.join(sorted(bots))}); train on one")
         bot = bots.pop()
@@ -90,9 +95,12 @@ def cmd_train_eval(args: argparse.Namespace) -> int:
         if args.games_out:
             write_results(results, args.games_out, Run(args.games, args.seed, bot, bot, True,
                                                        scenario=scenario.digest))
-    data = positions_of(results, scenario, jobs=args.jobs, scenario_dir=args.scenario, progress=not args.quiet)
+        starts = [None] * len(results)
+    data = positions_of(results, scenario, jobs=args.jobs, scenario_dir=args.scenario, progress=not args.quiet,
+                        starts=starts)
     trained = train(data, scenario, seed=seeds[0] % (2**31))
-    write_output(args.out, model_file(trained, scenario, results, bot, seeds, len(data.rows)))
+    write_output(args.out, model_file(trained, scenario, results, bot, seeds, len(data.rows),
+                                      start_names(starts, scenario)))
     v = trained.validation
     print(f"wrote {args.out}: {len(results)} games of {bot} against itself, {len(data.rows)} positions; "
           f"held out {v['held_out_games']:.0f} games ({v['held_out_positions']:.0f} positions): "
@@ -100,6 +108,16 @@ def cmd_train_eval(args: argparse.Namespace) -> int:
           f"Brier {v.get('allied_win_brier', float('nan')):.3f}, mean absolute error "
           f"{v.get('allied_win_mae', float('nan')):.3f}", file=sys.stderr)
     return 0
+
+
+def start_names(starts: list[str | None], scenario: Any) -> dict[str, int]:
+    """How many games began where: "set-up", a library position's name, or "other positions"."""
+    from collections import Counter
+
+    from cheren.files import library_names, load_position, position_code
+
+    codes = {position_code(load_position(name, scenario)): name for name in library_names(scenario)}
+    return dict(Counter("set-up" if s is None else codes.get(s, "other positions") for s in starts))
 
 
 def _renumber(game: Any, index: int) -> Any:
@@ -126,6 +144,9 @@ def add_review_parsers(sub: Any) -> None:
                         "against the outcomes of games, it was not trained on")
     ca.add_argument("--model", help="an evaluation model file (default: the one cheren ships)")
     ca.add_argument("--library", action="store_true", help="play out every library position")
+    ca.add_argument("--position", dest="names", action="append", metavar="NAME",
+                    help="play out this library position (repeatable; the seeds are those of --library, so the "
+                         "numbers are the same as in a whole-library run)")
     ca.add_argument("--random", type=int, default=0, help="play out this many mid-game positions of games on "
                     "seeds drawn from --seed")
     ca.add_argument("--playouts", type=int, default=200, help="play-outs per position (default 200)")
@@ -205,8 +226,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     check_seed(args.seed)
     check_jobs(args.jobs)
     check_games(args.playouts)
-    if not (args.library or args.random or args.game_files):
-        raise UsageError("nothing to measure: give --library, --random N or --games FILE")
+    if not (args.library or args.names or args.random or args.game_files):
+        raise UsageError("nothing to measure: give --library, --position NAME, --random N or --games FILE")
     scenario = load_scenario(None)
     model = _model(args.model, scenario)
     bot = args.bot or model.provenance.bot
@@ -230,9 +251,17 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         report["games"] = rel.to_json()
         if args.games_chart:
             write_output(args.games_chart, to_png(reliability_bins_chart(rel)))
-    positions = [(name, load_position(name, scenario)) for name in library_names(scenario)] if args.library else []
+    library = library_names(scenario)
+    unknown = [name for name in args.names or () if name not in library]
+    if unknown:
+        raise UsageError(f"--position {unknown[0]}: not a library position; the library has: {', '.join(library)}")
+    # a library position's play-outs are on seed + its place in the library, whichever are measured
+    chosen = library if args.library else [name for name in library if name in (args.names or ())]
+    positions = [(name, load_position(name, scenario)) for name in chosen]
+    offsets = [library.index(name) for name in chosen]
     if args.random:
         positions += mid_game_positions(scenario, args.random, args.seed, bot)
+        offsets += [len(library) + j for j in range(args.random)]
     if positions:
         if args.playouts_from:
             cal = _reuse_playouts(args.playouts_from, model, positions)
@@ -242,7 +271,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             with game_progress(len(positions), "positions") if not args.quiet else nullcontext(None) as bar:
                 try:
                     cal = calibrate(model, positions, args.playouts, bot=bot, seed=args.seed, jobs=args.jobs,
-                                    progress=bar)
+                                    progress=bar, offsets=offsets)
                 except SimulationInterrupted:
                     raise KeyboardInterrupt from None
         print(cal.table())

@@ -316,6 +316,9 @@ def build_parser() -> argparse.ArgumentParser:
                      "interrupted sweep writes one); the games already there are kept")
     sim.add_argument("--logs", action="store_true", help="keep each game's action log in the JSON (for replay)")
     sim.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
+    sim.add_argument("--position", metavar="NAME", help="play the games on from this position instead of the set-up: "
+                     "a library name (see `cheren positions`), a position file or save, or a code; each game deals "
+                     "the chits the side to move cannot see again from its seed")
     sim.add_argument("--budget", type=int, default=None,
                      help="plans the lookahead or planner bot weighs per Movement phase (defaults 8 and 6; fewer: "
                           "faster, weaker)")

@@ -64,7 +64,7 @@ def resume_run(args: argparse.Namespace, mine: Run) -> tuple[list[GameResult], R
             continue
         if name in defaults and value == defaults[name]:
             continue  # not given on the command line: the file's
-        if name in ("variants", "rule_sets", "keep_log") and not value:
+        if name in ("variants", "rule_sets", "keep_log", "position") and not value:
             continue
         if name == "position":
             raise UsageError(f"--resume {path}: the file's play-outs are of another position")
@@ -127,11 +127,18 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         check_range("--batch", args.batch, 1, args.games)
     if args.dask is not None:
         args.dask = check_dask_address(args.dask)
+    start = _start_code(args.position, args.scenario) if args.position else None
     run = Run(args.games, args.seed, args.allied, args.italian, args.logs, variants=variants,
-              scenario=_scenario_digest(args.scenario))
+              scenario=_scenario_digest(args.scenario), position=start)
     done: list[GameResult] = []
     if args.resume:
         done, run = resume_run(args, run)
+    viewer = None
+    if run.position is not None:
+        from cheren.players.simulate import start_viewer
+        from cheren.scenario import load_scenario
+
+        viewer = start_viewer(run.position, load_scenario(args.scenario))
     out = args.out or args.resume
     if out:
         check_output(out, force=args.force or (out == args.resume))
@@ -142,7 +149,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             results = simulate(
                 run.games, run.seed, run.allied, run.italian, executor=executor, jobs=args.jobs,
                 scenario_dir=args.scenario, keep_log=run.keep_log, progress=not args.quiet, batch=args.batch,
-                only=todo(run, done, run.failed), failed=failed, variants=run.variants,
+                only=todo(run, done, run.failed), failed=failed, variants=run.variants, start=run.position,
+                viewer=viewer,
             )
         except SimulationInterrupted as stop:
             results, failed, interrupted = stop.results, stop.failed, True
@@ -166,6 +174,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if interrupted:
         return 130
     return 3 if run.failed else 0
+
+
+def _start_code(ref: str, scenario_dir: str | None) -> str:
+    """The code of the position ``--position`` names (a bad name or file: a clear message)."""
+    from cheren.files import open_position, position_code
+    from cheren.scenario import load_scenario
+
+    return position_code(open_position(ref, load_scenario(scenario_dir)).position)
 
 
 # -- analyse --------------------------------------------------------------------------------------

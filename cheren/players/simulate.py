@@ -97,15 +97,7 @@ def play_game(
     s = _scenario(scenario_dir)
     if variants:  # optional rules (cheren.scenario.variants) on top of the scenario's own
         s = s.with_variants(set(s.variants) | set(variants))
-    if start is None:
-        game = Game(s, seed=seed)
-    else:
-        from cheren.files import parse_position_code
-
-        position = parse_position_code(start, s)
-        if viewer is not None:
-            redeal_hidden(position, Side(viewer), random.Random(seed))
-        game = Game.from_position(position, seed=seed)
+    game = starting_game(s, seed, start, viewer)
     bots = {Side.ALLIED: make_bot(allied, seed * 2 + 1), Side.ITALIAN: make_bot(italian, seed * 2 + 2)}
     seats = {side: SideSeat(game, side) for side in Side}
     planner = game.moment.acting
@@ -147,6 +139,28 @@ def play_game(
         first_turn=first_turn,
         variants=sorted(s.variants),
     )
+
+
+def starting_game(scenario: Scenario, seed: int, start: str | None = None, viewer: str | None = None) -> Game:
+    """The game a play begins with: the set-up, or the position of the code ``start`` with the
+    chits ``viewer`` cannot see dealt again from ``seed`` (:func:`redeal_hidden`); the same
+    arguments always give the same game, so a logged game replays from it."""
+    if start is None:
+        return Game(scenario, seed=seed)
+    from cheren.files import parse_position_code
+
+    position = parse_position_code(start, scenario)
+    if viewer is not None:
+        redeal_hidden(position, Side(viewer), random.Random(seed))
+    return Game.from_position(position, seed=seed)
+
+
+def start_viewer(start: str, scenario: Scenario) -> str:
+    """Whose hidden chits a run from the position ``start`` deals again: the side to move's, as
+    :func:`cheren.study.analysis.evaluate.evaluate` and ``cheren simulate --position`` do."""
+    from cheren.files import parse_position_code
+
+    return parse_position_code(start, scenario).side.value
 
 
 def redeal_hidden(position: Position, viewer: Side, rng: random.Random) -> None:
@@ -402,11 +416,18 @@ def _stop(pool: Executor) -> None:
         manager.join(timeout=5)
 
 
-def replay_result(result: GameResult, scenario: Scenario) -> Game:
-    """Replay a game from its logged actions (needs ``keep_log``)."""
+def replay_result(result: GameResult, scenario: Scenario, start: str | None = None) -> Game:
+    """Replay a game from its logged actions (needs ``keep_log``); ``start``: the code of the
+    position its run played out (:attr:`Run.position`), the side to move's hidden chits dealt
+    again as the run dealt them."""
     if result.log is None:
         raise ValueError("this result was played without keep_log; no actions to replay")
-    return Game.replay(scenario, result.seed, [action_from_json(a) for a in result.log])
+    if start is None:
+        return Game.replay(scenario, result.seed, [action_from_json(a) for a in result.log])
+    game = starting_game(scenario, result.seed, start, start_viewer(start, scenario))
+    for data in result.log:
+        game.apply(action_from_json(data))
+    return game
 
 
 def summary(results: Iterable[GameResult]) -> str:
@@ -457,5 +478,5 @@ stderr_progress = plain_progress  # the name this module gave it before cheren.p
 __all__ = [
     "RESULTS_FORMAT", "FailedGame", "GameResult", "Run", "SimulationError", "SimulationInterrupted", "game_seeds",
     "play_game", "read_results", "read_run", "redeal_hidden", "replay_result", "results_csv", "results_json",
-    "simulate", "summary", "write_results",
+    "simulate", "start_viewer", "starting_game", "summary", "write_results",
 ]

@@ -89,11 +89,13 @@ def mid_game_positions(scenario: Scenario, count: int, seed: int, bot: str) -> l
 
 def calibrate(model: EvaluationModel, positions: list[tuple[str, Position]], playouts: int, *, bot: str,
               seed: int = 0, jobs: int = 1, executor: Executor | None = None,
-              progress: Callable[[int, int], None] | None = None) -> Calibration:
-    """The model against ``playouts`` play-outs of each position by ``bot`` on both sides."""
+              progress: Callable[[int, int], None] | None = None, offsets: list[int] | None = None) -> Calibration:
+    """The model against ``playouts`` play-outs of each position by ``bot`` on both sides; the
+    play-outs of the i-th position are on seed ``seed + offsets[i]`` (default ``seed + i``)."""
     points = []
     for i, (label, position) in enumerate(positions):
-        ev = evaluate(position, playouts, allied=bot, italian=bot, seed=seed + i, jobs=jobs, executor=executor)
+        run_seed = seed + (offsets[i] if offsets is not None else i)
+        ev = evaluate(position, playouts, allied=bot, italian=bot, seed=run_seed, jobs=jobs, executor=executor)
         wins = sum(1 for r in ev.results if r.winner == "allied")
         points.append(Point(label, model.chances(position).allied, wins, ev.games))
         if progress is not None:

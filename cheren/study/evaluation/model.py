@@ -56,13 +56,29 @@ class Provenance:
     seeds: list[int] = field(default_factory=list)
     trained: str = ""
     validation: dict[str, float] = field(default_factory=dict)
+    starts: dict[str, int] = field(default_factory=dict)  # games by where they began: "set-up", library names
 
     def caption(self) -> str:
         from cheren.study.analysis.evaluate import bot_label
 
         return (f"learned evaluation: LightGBM trained on {self.positions} positions of {self.games} games of the "
-                f"{bot_label(self.bot)} bot against itself (chance of each victory level at the end of turn 12, "
-                "14.0, as those bots would play on)")
+                f"{bot_label(self.bot)} bot against itself{self._where()} (chance of each victory level at the end "
+                "of turn 12, 14.0, as those bots would play on)")
+
+    def _where(self) -> str:
+        """Where the games began, when not all from the set-up: "(300 from the set-up, 400 from 10
+        library positions)"."""
+        if not self.starts or set(self.starts) == {"set-up"}:
+            return ""
+        parts = []
+        if self.starts.get("set-up"):
+            parts.append(f"{self.starts['set-up']} from the set-up")
+        library = {k: v for k, v in self.starts.items() if k not in ("set-up", "other positions")}
+        if library:
+            parts.append(f"{sum(library.values())} played on from {len(library)} library positions")
+        if self.starts.get("other positions"):
+            parts.append(f"{self.starts['other positions']} from other positions")
+        return f" ({', '.join(parts)})"
 
 
 class EvaluationModel:
@@ -151,6 +167,7 @@ def load_model(path: str | Path | None = None, scenario: Scenario | None = None)
             positions=_count(data, "positions"), seeds=[int(s) for s in data.get("seeds", [])],
             trained=str(data.get("trained", "")),
             validation={str(k): float(v) for k, v in dict(data.get("validation", {})).items()},
+            starts={str(k): _whole(v, "starts") for k, v in dict(data.get("starts", {})).items()},
         )
         levels = [str(x) for x in data["levels"]]
         winners = [None if w is None else str(w) for w in data["winners"]]
@@ -185,6 +202,12 @@ def _count(data: dict[str, Any], key: str) -> int:
     value = data[key]
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise TypeError(f"{key} is not a whole number")
+    return value
+
+
+def _whole(value: Any, key: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise TypeError(f"{key} holds something other than whole numbers")
     return value
 
 

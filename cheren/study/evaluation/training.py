@@ -3,9 +3,10 @@ game ended in (14.0), and a LightGBM multiclass model fitted to them.
 
 :func:`play_games` plays the games (:func:`cheren.players.simulate.simulate`: locally or on any
 executor, Dask included, with the progress bar), keeping each game's actions; :func:`positions_of`
-replays them and samples a position every few actions; :func:`train` fits the model, holding the
-last tenth of the games out to stop the boosting and to report how well it predicts games it
-never saw.  ``cheren train-eval`` does all three and writes the model file (:mod:`.model`)."""
+replays them (from the set-up, or from the position a ``cheren simulate --position`` run played
+on from) and samples a position every few actions; :func:`train` fits the model, holding one game
+in ten out to stop the boosting and to report how well it predicts games it never saw.
+``cheren train-eval`` does all three and writes the model file (:mod:`.model`)."""
 
 from __future__ import annotations
 
@@ -16,15 +17,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from cheren.engine.actions import action_from_json
-from cheren.engine.game import Game
 from cheren.players.progress_bar import Progress, game_progress
-from cheren.players.simulate import GameResult, simulate
+from cheren.players.simulate import GameResult, simulate, start_viewer, starting_game
 from cheren.scenario.compiled import Scenario
 from cheren.study.evaluation.features import features
 from cheren.study.evaluation.model import Provenance, model_json
 
 EVERY = 5  # sample one position in this many actions (neighbouring positions tell little more)
-HOLD_OUT = 0.1  # of the games, the share kept out of the fit
+HOLD_OUT_EVERY = 10  # one game in this many is kept out of the fit
 PARAMS: dict[str, Any] = {
     "objective": "multiclass", "learning_rate": 0.05, "num_leaves": 15, "min_data_in_leaf": 40,
     "feature_fraction": 0.8, "bagging_fraction": 0.8, "bagging_freq": 1, "lambda_l2": 1.0,
@@ -57,12 +57,14 @@ def level_index(scenario: Scenario, vp: int) -> int:
     raise ValueError(f"no victory level for {vp} VP")
 
 
-def sample_game(scenario: Scenario, result: GameResult) -> list[list[float]]:
+def sample_game(scenario: Scenario, result: GameResult, start: str | None = None) -> list[list[float]]:
     """Replay one game and take the features of a position every :data:`EVERY` actions (the
-    opening included), from an offset the game's seed chooses."""
+    opening included), from an offset the game's seed chooses.  ``start``: the code of the
+    position the game was played on from (its run's ``position``: ``cheren simulate --position``),
+    the side to move's hidden chits dealt again as the run dealt them; None: the set-up."""
     if result.log is None:
         raise ValueError(f"game {result.index} was played without its actions; play it with keep_log")
-    game = Game(scenario, seed=result.seed)
+    game = starting_game(scenario, result.seed, start, start_viewer(start, scenario) if start else None)
     offset = result.seed % EVERY
     rows = [features(game.position)]
     for i, data in enumerate(result.log):
@@ -75,19 +77,23 @@ def sample_game(scenario: Scenario, result: GameResult) -> list[list[float]]:
 _WORKER_SCENARIO: dict[str, Scenario] = {}
 
 
-def _sample(args: tuple[str | None, GameResult]) -> list[list[float]]:
+def _sample(args: tuple[str | None, GameResult, str | None]) -> list[list[float]]:
     from cheren.scenario import load_scenario
 
     key = args[0] or ""
     if key not in _WORKER_SCENARIO:
         _WORKER_SCENARIO[key] = load_scenario(args[0])
-    return sample_game(_WORKER_SCENARIO[key], args[1])
+    return sample_game(_WORKER_SCENARIO[key], args[1], args[2])
 
 
 def positions_of(results: Sequence[GameResult], scenario: Scenario, *, jobs: int = 1, scenario_dir: str | None = None,
-                 progress: bool = False) -> Dataset:
-    """The sampled positions of the games, labelled with how each game ended."""
+                 progress: bool = False, starts: Sequence[str | None] | None = None) -> Dataset:
+    """The sampled positions of the games, labelled with how each game ended; ``starts[i]``: the
+    code of the position game i was played on from (None, or no ``starts``: the set-up)."""
     data = Dataset([], [], [])
+    begin = list(starts) if starts is not None else [None] * len(results)
+    if len(begin) != len(results):
+        raise ValueError("one start (or None) per game")
 
     def take(result: GameResult, rows: list[list[float]]) -> None:
         data.rows += rows
@@ -96,13 +102,13 @@ def positions_of(results: Sequence[GameResult], scenario: Scenario, *, jobs: int
 
     with game_progress(len(results), "positions of games") if progress else _no_progress() as bar:
         if jobs <= 1:
-            for n, r in enumerate(results, 1):
-                take(r, sample_game(scenario, r))
+            for n, (r, start) in enumerate(zip(results, begin, strict=True), 1):
+                take(r, sample_game(scenario, r, start))
                 bar(n, len(results))
         else:
             with ProcessPoolExecutor(max_workers=jobs) as pool:
                 chunk = max(1, len(results) // (8 * jobs))
-                tasks = [(scenario_dir, r) for r in results]
+                tasks = [(scenario_dir, r, start) for r, start in zip(results, begin, strict=True)]
                 for n, (r, rows) in enumerate(zip(results, pool.map(_sample, tasks, chunksize=chunk), strict=True), 1):
                     take(r, rows)
                     bar(n, len(results))
@@ -124,10 +130,11 @@ class Trained:
 
 
 def train(data: Dataset, scenario: Scenario, *, seed: int = 0, rounds: int = ROUNDS) -> Trained:
-    """Fit the multiclass model; the last :data:`HOLD_OUT` of the games (by game number) are
-    held out, stop the boosting when they stop improving, and give the validation figures:
+    """Fit the multiclass model; one game in :data:`HOLD_OUT_EVERY` (game numbers 9, 19, 29, ...)
+    is held out, stops the boosting when they stop improving, and gives the validation figures:
     multiclass log loss, the Brier score and mean absolute error of P(Allied win) against the
-    games' outcomes."""
+    games' outcomes.  Every tenth game rather than the last tenth: games pooled from several
+    runs (the set-up, each library position) are then held out from each of them alike."""
     import lightgbm
     import numpy as np
 
@@ -137,10 +144,10 @@ def train(data: Dataset, scenario: Scenario, *, seed: int = 0, rounds: int = ROU
     allied = [i for i, band in enumerate(scenario.info.victory) if band.winner is not None
               and band.winner.value == "allied"]
     games = sorted(set(data.games))
-    cut = games[int(len(games) * (1 - HOLD_OUT))] if len(games) > 1 else games[-1] + 1
+    out = {g for g in games if g % HOLD_OUT_EVERY == HOLD_OUT_EVERY - 1} if len(games) > 1 else set()
     x = np.asarray(data.rows, dtype=np.float64)
     y = np.asarray(data.labels)
-    held = np.asarray(data.games) >= cut
+    held = np.isin(np.asarray(data.games), sorted(out))
     # one thread: on a machine others share, OpenMP threads wait for each other (many times slower)
     params = {**PARAMS, "num_class": levels, "seed": seed, "num_threads": 1}
     fit = lightgbm.Dataset(x[~held], y[~held], free_raw_data=False)
@@ -151,7 +158,7 @@ def train(data: Dataset, scenario: Scenario, *, seed: int = 0, rounds: int = ROU
         callbacks = [lightgbm.early_stopping(30, verbose=False)]
     booster = lightgbm.train(params, fit, num_boost_round=rounds, valid_sets=valid, callbacks=callbacks)
     report: dict[str, float] = {"positions": float((~held).sum()), "held_out_positions": float(held.sum()),
-                                "held_out_games": float(len([g for g in games if g >= cut])),
+                                "held_out_games": float(len(out)),
                                 "rounds": float(booster.best_iteration or booster.current_iteration())}
     if held.any():
         probs: Any = booster.predict(x[held], num_iteration=booster.best_iteration or None)
@@ -172,7 +179,10 @@ def _allied_error(probs: Any, labels: Any, allied: list[int]) -> tuple[float, fl
 
 
 def model_file(trained: Trained, scenario: Scenario, results: Sequence[GameResult], bot: str, seeds: list[int],
-               positions: int) -> str:
+               positions: int, starts: dict[str, int] | None = None) -> str:
+    """The model file's text; ``starts``: how many of the games began where (the set-up, library
+    positions by name)."""
     provenance = Provenance(scenario=scenario.digest, bot=bot, games=len(results), positions=positions, seeds=seeds,
-                            trained=datetime.date.today().isoformat(), validation=trained.validation)
+                            trained=datetime.date.today().isoformat(), validation=trained.validation,
+                            starts=dict(starts or {}))
     return model_json(trained.booster, provenance, scenario)

@@ -1,0 +1,99 @@
+"""Training and measuring the learned evaluation on games played on from library positions
+(issue 34): `cheren simulate --position`, `cheren train-eval --from` on such games (replayed
+from the position their run names, not from the set-up) and `cheren calibrate-eval --position`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cheren.cli.main import main
+from cheren.files import library_names, load_position, position_code
+from cheren.players.results_file import read_run
+from cheren.players.simulate import replay_result
+from cheren.scenario import load_scenario
+from cheren.study.analysis.evaluate import evaluate
+from cheren.study.evaluation import feature_names, features
+from cheren.study.evaluation.training import positions_of
+
+pytest.importorskip("lightgbm")
+
+
+@pytest.fixture(scope="module")
+def played_on(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Three random-bot games played on from the library's last position (turn 12, Massaua)."""
+    path = tmp_path_factory.mktemp("positions") / "massaua.json"
+    assert main(["simulate", "--position", "massaua", "--games", "3", "--seed", "5", "--allied", "random",
+                 "--italian", "random", "--logs", "--out", str(path), "--quiet"]) == 0
+    return path
+
+
+def test_simulate_plays_on_from_a_library_position(played_on: Path) -> None:
+    s = load_scenario()
+    games, run = read_run(played_on)
+    start = load_position("massaua", s)
+    assert run.position == position_code(start)
+    assert all(g.first_turn == 12 for g in games)
+    for g in games:  # each game replays from the position its run names, to the same end
+        game = replay_result(g, s, run.position)
+        assert game.over and game.position.allied_vp() == g.allied_vp
+        assert len(game.log) == len(g.log or [])
+
+
+def test_a_stopped_position_run_resumes_from_its_files_position(
+        played_on: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cheren.players import simulate
+    from tests.test_hostile_runs import StopAfter
+
+    out = tmp_path / "run.json"
+    monkeypatch.setattr(simulate, "game_progress", StopAfter(1))
+    assert main(["simulate", "--position", "massaua", "--games", "3", "--seed", "5", "--allied", "random",
+                 "--italian", "random", "--logs", "--out", str(out)]) == 130
+    assert read_run(out)[1].partial
+    monkeypatch.setattr(simulate, "game_progress", StopAfter(99))
+    # --resume without --position: the file says which position its games are played on from
+    assert main(["simulate", "--resume", str(out), "--quiet"]) == 0
+    assert read_run(out)[0] == read_run(played_on)[0]
+    assert main(["simulate", "--position", "asmara", "--resume", str(out), "--quiet"]) == 2
+
+
+def test_train_eval_learns_from_games_played_on_from_a_position(played_on: Path, tmp_path: Path) -> None:
+    s = load_scenario()
+    setup = tmp_path / "setup.json"
+    assert main(["simulate", "--games", "3", "--seed", "8", "--allied", "random", "--italian", "random", "--logs",
+                 "--out", str(setup), "--quiet"]) == 0
+    model = tmp_path / "model.json"
+    assert main(["train-eval", "--from", str(setup), "--from", str(played_on), "--out", str(model), "--quiet"]) == 0
+    data = json.loads(model.read_text())
+    assert data["games"] == 6 and data["starts"] == {"set-up": 3, "massaua": 3}
+    # the position games were sampled from Massaua on turn 12, not replayed from the set-up
+    games, run = read_run(played_on)
+    sampled = positions_of(games, s, starts=[run.position] * len(games))
+    turn = list(feature_names(s)).index("turn")
+    assert sampled.rows[0] == features(load_position("massaua", s))
+    assert all(row[turn] == 12 for row in sampled.rows)
+    from cheren.study.evaluation import load_model
+
+    caption = load_model(model, s).provenance.caption()
+    assert "3 from the set-up, 3 played on from 1 library positions" in caption
+
+
+def test_calibrate_eval_measures_chosen_library_positions_on_the_librarys_seeds(
+        played_on: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    s = load_scenario()
+    model = tmp_path / "model.json"
+    assert main(["train-eval", "--from", str(played_on), "--out", str(model), "--quiet"]) == 0
+    out = tmp_path / "cal.json"
+    assert main(["calibrate-eval", "--model", str(model), "--position", "massaua", "--playouts", "4", "--bot",
+                 "random", "--seed", "300", "--out", str(out), "--quiet"]) == 0
+    (point,) = json.loads(out.read_text())["playouts"]["points"]
+    # the play-outs a whole-library run would play for it: seed + its place in the library
+    ev = evaluate(load_position("massaua", s), 4, allied="random", italian="random",
+                  seed=300 + library_names(s).index("massaua"))
+    assert point["label"] == "massaua" and point["games"] == 4
+    assert point["wins"] == sum(1 for r in ev.results if r.winner == "allied")
+    capsys.readouterr()
+    assert main(["calibrate-eval", "--model", str(model), "--position", "nowhere", "--quiet"]) == 2
+    assert "not a library position" in capsys.readouterr().err
