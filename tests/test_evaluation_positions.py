@@ -97,3 +97,35 @@ def test_calibrate_eval_measures_chosen_library_positions_on_the_librarys_seeds(
     capsys.readouterr()
     assert main(["calibrate-eval", "--model", str(model), "--position", "nowhere", "--quiet"]) == 2
     assert "not a library position" in capsys.readouterr().err
+
+
+def test_leave_one_out_measures_each_position_by_a_model_that_never_saw_its_play_outs(
+        played_on: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    s = load_scenario()
+    setup = tmp_path / "setup.json"
+    assert main(["simulate", "--games", "3", "--seed", "8", "--allied", "random", "--italian", "random", "--logs",
+                 "--out", str(setup), "--quiet"]) == 0
+    cal = tmp_path / "cal.json"  # as calibrate-eval --out writes it
+    cal.write_text(json.dumps({"playouts": {"bot": "random", "playouts": 4, "seed": 1, "mae": 0.0, "points": [
+        {"label": "massaua", "model": 0.5, "wins": 3, "games": 4},
+        {"label": "asmara", "model": 0.5, "wins": 1, "games": 4}]}}))
+    capsys.readouterr()
+    assert main(["train-eval", "--from", str(setup), "--from", str(played_on), "--out", str(tmp_path / "m.json"),
+                 "--leave-one-out", str(cal), "--quiet"]) == 0
+    printed = capsys.readouterr().out
+    assert "| massaua | 3/4 = 0.75" in printed and "(held out)" in printed
+    assert "| asmara |" not in printed  # no games were played on from it: nothing to leave out
+    from cheren.study.evaluation import load_model
+    from cheren.study.evaluation.calibration import Point, leave_one_out
+
+    games = [*read_run(setup)[0], *read_run(played_on)[0]]
+    games = [g.__class__(**{**g.__dict__, "index": i}) for i, g in enumerate(games)]
+    code = read_run(played_on)[1].position
+    data = positions_of(games, s, starts=[None] * 3 + [code] * 3)
+    names = dict(enumerate(["set-up"] * 3 + ["massaua"] * 3))
+    (row,) = leave_one_out(data, names, [(Point("massaua", 0.5, 3, 4), load_position("massaua", s))], s,
+                           load_model(tmp_path / "m.json", s))
+    assert row.trained_without == 3 and row.games == 4 and row.share == 0.75
+    assert main(["train-eval", "--from", str(setup), "--out", str(tmp_path / "m2.json"), "--leave-one-out",
+                 str(setup), "--quiet"]) == 2
+    assert "--leave-one-out" in capsys.readouterr().err

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from contextlib import nullcontext
 from typing import Any
 
@@ -29,6 +30,10 @@ def add_parsers(sub: Any) -> None:
                     help="train on the games of this results file (cheren simulate --logs --out FILE, one bot on "
                          "both sides) instead of playing new ones; repeatable")
     tr.add_argument("--games-out", metavar="FILE", help="also keep the games played in this results file")
+    tr.add_argument("--leave-one-out", metavar="CALIBRATION", help="then, for each library position measured in "
+                    "this calibrate-eval --out whose play-outs are among the --from games, train a model without "
+                    "them and print its P(Allied win) there beside the play-outs' (the honest measure of a model "
+                    "trained on play-outs of the positions it is measured on)")
     tr.add_argument("--out", required=True, help=f"write the model here (the one cheren ships: {SHIPPED_HINT})")
     tr.add_argument("--force", action="store_true", help="replace --out and --games-out if they exist")
     tr.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
@@ -53,6 +58,8 @@ def cmd_train_eval(args: argparse.Namespace) -> int:
     check_seed(args.seed)
     scenario = load_scenario(args.scenario)
     check_output(args.out, force=args.force)
+    if args.leave_one_out:
+        _reuse_playouts(args.leave_one_out, None, [], "--leave-one-out")  # a bad file: said now, not after training
     if args.games_out:
         check_output(args.games_out, force=args.force)
     results: list[GameResult] = []
@@ -99,25 +106,42 @@ def cmd_train_eval(args: argparse.Namespace) -> int:
     data = positions_of(results, scenario, jobs=args.jobs, scenario_dir=args.scenario, progress=not args.quiet,
                         starts=starts)
     trained = train(data, scenario, seed=seeds[0] % (2**31))
-    write_output(args.out, model_file(trained, scenario, results, bot, seeds, len(data.rows),
-                                      start_names(starts, scenario)))
+    names = start_names(starts, scenario)
+    write_output(args.out, model_file(trained, scenario, results, bot, seeds, len(data.rows), dict(Counter(names))))
     v = trained.validation
     print(f"wrote {args.out}: {len(results)} games of {bot} against itself, {len(data.rows)} positions; "
           f"held out {v['held_out_games']:.0f} games ({v['held_out_positions']:.0f} positions): "
           f"log loss {v.get('log_loss', float('nan')):.3f}, P(Allied win) against the outcome: "
           f"Brier {v.get('allied_win_brier', float('nan')):.3f}, mean absolute error "
           f"{v.get('allied_win_mae', float('nan')):.3f}", file=sys.stderr)
+    if args.leave_one_out:
+        _leave_one_out(args.leave_one_out, args.out, data, dict(enumerate(names)), scenario, seeds[0] % (2**31))
     return 0
 
 
-def start_names(starts: list[str | None], scenario: Any) -> dict[str, int]:
-    """How many games began where: "set-up", a library position's name, or "other positions"."""
-    from collections import Counter
+def _leave_one_out(path: str, model_path: str, data: Any, starts: dict[int, str], scenario: Any, seed: int) -> None:
+    from cheren.files import library_names, load_position
+    from cheren.study.evaluation.calibration import leave_one_out, left_out_table
+    from cheren.study.evaluation.model import load_model
 
+    library = set(library_names(scenario))
+    points = [p for p in _reuse_playouts(path, None, [], "--leave-one-out").points if p.label in library]
+    model = load_model(model_path, scenario)
+    rows = leave_one_out(data, starts, [(p, load_position(p.label, scenario)) for p in points], scenario, model,
+                         seed=seed)
+    if not rows:
+        raise UsageError(f"--leave-one-out {path}: none of its library positions' play-outs are among the games")
+    print(f"Each library position against its play-outs ({path}), by the model trained on all the games and by "
+          "one trained without the games played on from that position:\n")
+    print(left_out_table(rows))
+
+
+def start_names(starts: list[str | None], scenario: Any) -> list[str]:
+    """Where each game began: "set-up", a library position's name, or "other positions"."""
     from cheren.files import library_names, load_position, position_code
 
     codes = {position_code(load_position(name, scenario)): name for name in library_names(scenario)}
-    return dict(Counter("set-up" if s is None else codes.get(s, "other positions") for s in starts))
+    return ["set-up" if s is None else codes.get(s, "other positions") for s in starts]
 
 
 def _renumber(game: Any, index: int) -> Any:
@@ -286,7 +310,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _reuse_playouts(path: str, model: Any, positions: list[Any]) -> Any:
+def _reuse_playouts(path: str, model: Any, positions: list[Any], option: str = "--playouts-from") -> Any:
     """The play-outs of an earlier ``calibrate-eval --out``, with this model's chances."""
     import json
     from pathlib import Path
@@ -298,8 +322,10 @@ def _reuse_playouts(path: str, model: Any, positions: list[Any]) -> Any:
         done = {str(p["label"]): (int(p["wins"]), int(p["games"])) for p in data["points"]}
         bot, playouts, seed = str(data["bot"]), int(data["playouts"]), int(data["seed"])
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise UsageError(f"--playouts-from {path}: not the --out of cheren calibrate-eval with play-outs "
+        raise UsageError(f"{option} {path}: not the --out of cheren calibrate-eval with play-outs "
                          f"({type(exc).__name__})") from None
+    if model is None:  # the play-outs alone (the model's chances left at 0)
+        return Calibration([Point(label, 0.0, *counts) for label, counts in done.items()], bot, playouts, seed)
     missing = [label for label, _ in positions if label not in done]
     if missing:
         raise UsageError(f"--playouts-from {path}: no play-outs of {', '.join(missing[:3])}")

@@ -167,3 +167,56 @@ def reliability(model: EvaluationModel, scenario: Scenario, results: list[Any], 
                        sum(1 for i in idx if data.labels[i] in allied)))
     bot = results[0].allied_bot if results else ""
     return Reliability(out, len(results), len(ps), bot)
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """One library position measured by a model that never saw its play-outs."""
+
+    label: str
+    wins: int  # of the calibration play-outs, the Allies won
+    games: int
+    all_games: float  # P(Allied win) of the model trained on every game (the position's own included)
+    without: float  # P(Allied win) of the model trained without the games played on from this position
+    trained_without: int  # games that model was trained on
+
+    @property
+    def share(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+def leave_one_out(data: Any, starts: dict[int, str], measured: list[tuple[Point, Position]], scenario: Scenario,
+                  full: EvaluationModel, *, seed: int = 0) -> list[LeftOut]:
+    """For each measured position whose play-outs are among the training games (``starts``: the
+    library name each game began at, by game number), a model trained without those games, and
+    its P(Allied win) there: the honest measure of a model trained on play-outs of the positions
+    it is measured on.  ``data``: the :class:`~cheren.study.evaluation.training.Dataset` of all
+    the games, ``full`` the model trained on all of them."""
+    from cheren.study.evaluation.training import Dataset, train
+
+    out = []
+    for point, position in measured:
+        own = {g for g, name in starts.items() if name == point.label}
+        if not own:
+            continue
+        keep = [i for i, g in enumerate(data.games) if g not in own]
+        subset = Dataset([data.rows[i] for i in keep], [data.labels[i] for i in keep], [data.games[i] for i in keep])
+        trained = train(subset, scenario, seed=seed)
+        model = EvaluationModel(trained.booster, full.provenance, full.levels, full.winners, "left out")
+        out.append(LeftOut(point.label, point.wins, point.games, full.chances(position).allied,
+                           model.chances(position).allied, len(set(subset.games))))
+    return out
+
+
+def left_out_table(rows: list[LeftOut]) -> str:
+    lines = ["| library position | play-outs: Allied wins (95% interval) | trained on all | error | trained without "
+             "its play-outs | error |", "|---|---|---|---|---|---|"]
+    for r in rows:
+        lo, hi = wilson(r.wins, r.games)
+        lines.append(f"| {r.label} | {r.wins}/{r.games} = {r.share:.2f} ({lo:.2f}-{hi:.2f}) | {r.all_games:.2f} | "
+                     f"{abs(r.all_games - r.share):.2f} | {r.without:.2f} | {abs(r.without - r.share):.2f} |")
+    if rows:
+        seen = sum(abs(r.all_games - r.share) for r in rows) / len(rows)
+        held = sum(abs(r.without - r.share) for r in rows) / len(rows)
+        lines.append(f"| **mean absolute error** | | | **{seen:.3f}** (not held out) | | **{held:.3f}** (held out) |")
+    return "\n".join(lines)
