@@ -33,7 +33,10 @@ def add_parsers(sub: Any) -> None:
     tr.add_argument("--leave-one-out", metavar="CALIBRATION", help="then, for each library position measured in "
                     "this calibrate-eval --out whose play-outs are among the --from games, train a model without "
                     "them and print its P(Allied win) there beside the play-outs' (the honest measure of a model "
-                    "trained on play-outs of the positions it is measured on)")
+                    "trained on play-outs of the positions it is measured on; a position without play-outs among "
+                    "the games is measured by the model trained on all, held out there)")
+    tr.add_argument("--leave-one-out-chart", metavar="PNG", help="with --leave-one-out: draw both models' "
+                    "P(Allied win) against the play-outs' share here")
     tr.add_argument("--out", required=True, help=f"write the model here (the one cheren ships: {SHIPPED_HINT})")
     tr.add_argument("--force", action="store_true", help="replace --out and --games-out if they exist")
     tr.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
@@ -58,6 +61,10 @@ def cmd_train_eval(args: argparse.Namespace) -> int:
     check_seed(args.seed)
     scenario = load_scenario(args.scenario)
     check_output(args.out, force=args.force)
+    if args.leave_one_out_chart:
+        if not args.leave_one_out:
+            raise UsageError("--leave-one-out-chart needs --leave-one-out CALIBRATION")
+        check_output(args.leave_one_out_chart, force=args.force)
     if args.leave_one_out:
         _reuse_playouts(args.leave_one_out, None, [], "--leave-one-out")  # a bad file: said now, not after training
     if args.games_out:
@@ -115,11 +122,13 @@ def cmd_train_eval(args: argparse.Namespace) -> int:
           f"Brier {v.get('allied_win_brier', float('nan')):.3f}, mean absolute error "
           f"{v.get('allied_win_mae', float('nan')):.3f}", file=sys.stderr)
     if args.leave_one_out:
-        _leave_one_out(args.leave_one_out, args.out, data, dict(enumerate(names)), scenario, seeds[0] % (2**31))
+        _leave_one_out(args.leave_one_out, args.out, data, dict(enumerate(names)), scenario, seeds[0] % (2**31),
+                       args.leave_one_out_chart)
     return 0
 
 
-def _leave_one_out(path: str, model_path: str, data: Any, starts: dict[int, str], scenario: Any, seed: int) -> None:
+def _leave_one_out(path: str, model_path: str, data: Any, starts: dict[int, str], scenario: Any, seed: int,
+                   chart: str | None) -> None:
     from cheren.files import library_names, load_position
     from cheren.study.evaluation.calibration import leave_one_out, left_out_table
     from cheren.study.evaluation.model import load_model
@@ -130,10 +139,16 @@ def _leave_one_out(path: str, model_path: str, data: Any, starts: dict[int, str]
     rows = leave_one_out(data, starts, [(p, load_position(p.label, scenario)) for p in points], scenario, model,
                          seed=seed)
     if not rows:
-        raise UsageError(f"--leave-one-out {path}: none of its library positions' play-outs are among the games")
+        raise UsageError(f"--leave-one-out {path}: no library position measured in it")
     print(f"Each library position against its play-outs ({path}), by the model trained on all the games and by "
           "one trained without the games played on from that position:\n")
     print(left_out_table(rows))
+    if chart:
+        from cheren.files.outputs import write_output
+        from cheren.study.analysis.charts import to_png
+        from cheren.study.evaluation.charts import left_out_chart
+
+        write_output(chart, to_png(left_out_chart(rows, model.provenance.bot)))
 
 
 def start_names(starts: list[str | None], scenario: Any) -> list[str]:

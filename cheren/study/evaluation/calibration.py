@@ -190,14 +190,17 @@ def leave_one_out(data: Any, starts: dict[int, str], measured: list[tuple[Point,
     """For each measured position whose play-outs are among the training games (``starts``: the
     library name each game began at, by game number), a model trained without those games, and
     its P(Allied win) there: the honest measure of a model trained on play-outs of the positions
-    it is measured on.  ``data``: the :class:`~cheren.study.evaluation.training.Dataset` of all
+    it is measured on.  A position without play-outs among the games is measured by ``full``
+    itself, held out there already.  ``data``: the :class:`~cheren.study.evaluation.training.Dataset` of all
     the games, ``full`` the model trained on all of them."""
     from cheren.study.evaluation.training import Dataset, train
 
     out = []
     for point, position in measured:
         own = {g for g, name in starts.items() if name == point.label}
-        if not own:
+        if not own:  # never trained on its play-outs: the full model is held out there itself
+            p = full.chances(position).allied
+            out.append(LeftOut(point.label, point.wins, point.games, p, p, len(set(data.games))))
             continue
         keep = [i for i, g in enumerate(data.games) if g not in own]
         subset = Dataset([data.rows[i] for i in keep], [data.labels[i] for i in keep], [data.games[i] for i in keep])

@@ -3,7 +3,9 @@ chart is drawn), in the style of :mod:`cheren.study.analysis.charts`:
 
 * :func:`review_chart`: P(Allied win) after each action of a reviewed line, turns marked, the
   marked decisions as dots with the better choice's chance beside them;
-* :func:`reliability_chart`: the model's chance against play-outs' shares (calibration)."""
+* :func:`reliability_chart`: the model's chance against play-outs' shares (calibration);
+* :func:`left_out_chart`: the same for library positions, by the model trained on all the games and
+  by models trained without each position's play-outs (held out)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from cheren.study.analysis.charts import ALLIED, DRAW, INK, ITALIAN, _figure, _style
 from cheren.study.analysis.evaluate import wilson
-from cheren.study.evaluation.calibration import Calibration, Reliability
+from cheren.study.evaluation.calibration import Calibration, LeftOut, Reliability
 from cheren.study.evaluation.review import Review
 
 if TYPE_CHECKING:
@@ -70,6 +72,36 @@ def reliability_chart(cal: Calibration) -> Figure:
     ax.set_ylabel(f"play-outs by {cal.bot}: share of Allied wins")
     ax.set_title(f"Calibration: mean absolute error {cal.mae:.3f} over {len(cal.points)} positions", fontsize=10)
     ax.legend(fontsize=8, loc="upper left", frameon=False)
+    fig.tight_layout()
+    return fig
+
+
+def left_out_chart(rows: list[LeftOut], bot: str) -> Figure:
+    """Each library position's play-outs against the model trained on all the games (its play-outs
+    included: not held out) and against the one trained without them (held out)."""
+    fig = _figure(5.2, 5.0)
+    ax = fig.add_subplot(1, 1, 1)
+    _style(ax)
+    ax.plot([0, 1], [0, 1], color=INK, linewidth=0.8, linestyle="--", label="a perfect evaluation")
+    ys = [r.share for r in rows]
+    lows = [r.share - wilson(r.wins, r.games)[0] for r in rows]
+    highs = [wilson(r.wins, r.games)[1] - r.share for r in rows]
+    ax.errorbar([r.without for r in rows], ys, yerr=[lows, highs], fmt="o", color=ALLIED, ecolor=ALLIED,
+                capsize=2, label="trained without its play-outs (held out)")
+    ax.scatter([r.all_games for r in rows], ys, facecolors="none", edgecolors=ITALIAN, zorder=3,
+               label="trained on all the games (held out only where it saw no play-outs)")
+    for r in rows:
+        ax.annotate(r.label, (r.without, r.share), fontsize=7, color=INK, xytext=(4, 4), textcoords="offset points")
+    held = sum(abs(r.without - r.share) for r in rows) / len(rows) if rows else float("nan")
+    seen = sum(abs(r.all_games - r.share) for r in rows) / len(rows) if rows else float("nan")
+    games = rows[0].games if rows else 0
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel("learned evaluation: P(Allied win)")
+    ax.set_ylabel(f"{games} play-outs by {bot}: share of Allied wins (95% interval)")
+    ax.set_title(f"Library positions: mean absolute error {held:.3f} held out,\n{seen:.3f} trained on all "
+                 f"({len(rows)} positions)", fontsize=9)
+    ax.legend(fontsize=7, loc="center right", frameon=False)
     fig.tight_layout()
     return fig
 
