@@ -17,7 +17,7 @@ from cheren.engine.rules.zoc import zoc_map
 def test_the_bucket_search_finds_what_the_heap_search_finds() -> None:
     s = load_scenario()
     graph = move_graph(s)
-    net = _network(s, graph)
+    net = _network(s)
     assert net.positive
     compared = changed = 0
     for seed in (1, 2):

@@ -379,8 +379,8 @@ class _Network:
         return found[2], found[3]
 
 
-def _network(s: Scenario, graph: MoveGraph | None = None) -> _Network:
-    """The scenario's numbered network (``graph``, its movement graph, is read from the scenario)."""
+def _network(s: Scenario) -> _Network:
+    """The scenario's numbered network, made once from its movement graph."""
     return _NETWORKS(s)
 
 
