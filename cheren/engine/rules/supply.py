@@ -50,6 +50,10 @@ def line_limit(hill: bool, zoc: bool) -> int:
     return MAX_LINE
 
 
+# line_limit as a table, by 2 * hill + zoc (the line search asks it of every hex it looks at)
+_LINE_LIMITS = tuple(line_limit(hill, zoc) for hill in (False, True) for zoc in (False, True))
+
+
 # -- the static part of the map: road/track adjacency and hills, once per scenario ---------------
 ROAD, TRACK = 1, 2  # bits of a route-kind mask
 _KIND_NAMES = {0: "road/track", ROAD: "road", TRACK: "track", ROAD | TRACK: "road/track"}
@@ -338,7 +342,7 @@ def _search_line(ctx: SupplyContext, origin: Hex) -> tuple[Hex, ...] | None:
                     continue
                 nh = hill or n in hills
                 nz = inzoc or n in zoc
-                if depth > ((1 if nz else 2) if nh else (2 if nz else MAX_LINE)):  # line_limit(nh, nz)
+                if depth > _LINE_LIMITS[2 * nh + nz]:
                     continue
                 ns = (n, nh, nz)
                 if ns in parent:
@@ -458,15 +462,26 @@ def unit_supply(
     unit = position.units[unit_id]
     d = s.units[unit_id]
     name = d.name
-    if d.type.air:
-        return SupplyTrace(unit.side, unit.hex, True, "11.3", "air", unit=unit_id, name=name)
+    own = _own_supply(s, unit_id, unit.hex)
+    if own is not None:
+        rule, reaches, source = own
+        return SupplyTrace(unit.side, unit.hex, True, rule, reaches, source=source, unit=unit_id, name=name)
     if unit.hex is None:
         raise ValueError(f"{name} is not on the map; only units on the map trace supply")
-    native = d.counter.native
-    if native is not None and _static(s).villages.get(native.village) == unit.hex:
-        return SupplyTrace(unit.side, unit.hex, True, "12.3", "village", source=native.village, unit=unit_id, name=name)
     ctx = context if context is not None and context.side is unit.side else supply_context(position, unit.side)
     return trace_from(ctx, unit.hex, explain, unit_id, name)
+
+
+def _own_supply(s: Scenario, unit_id: str, at: Hex | None) -> tuple[str, str, str | None] | None:
+    """(rule, what it reaches, source) for a unit that needs no line: the air unit (11.3), a
+    native unit in its own village (12.3)."""
+    d = s.units[unit_id]
+    if d.type.air:
+        return ("11.3", "air", None)
+    native = d.counter.native
+    if native is not None and _static(s).villages.get(native.village) == at:
+        return ("12.3", "village", native.village)
+    return None
 
 
 def check_side(
@@ -487,14 +502,10 @@ def supplied_units(position: Position, side: Side, context: SupplyContext | None
     making them."""
     ctx = context if context is not None and context.side is side else supply_context(position, side)
     s = position.scenario
-    villages = _static(s).villages
     out: dict[str, bool] = {}
     for uid, unit in position.units.items():
         if unit.side is side and unit.status is Status.MAP and unit.hex is not None:
-            d = s.units[uid]
-            native = d.counter.native
-            out[uid] = (d.type.air or (native is not None and villages.get(native.village) == unit.hex)
-                        or supplied_at(ctx, unit.hex))
+            out[uid] = _own_supply(s, uid, unit.hex) is not None or supplied_at(ctx, unit.hex)
     return out
 
 
