@@ -188,12 +188,9 @@ class HeuristicBot:
         air = air_unit(p, side)
         air_ok = air is not None and air_refusal(p, side, used=st.air_used) is None
         for target, attackers in self._attack_options(p, side, busy):
-            # the most it could be worth (attack_value's float operations with every defending
-            # step lost, none of ours, the hex taken): one that could not beat the best so far,
-            # nor pay at all, is not worked out (the same attack is chosen)
-            town = p.scenario.towns_by_hex.get(target)
-            most = float(sum(p.steps_left(u) for u in defenders_in(p, target, side))) * 1.2 - 0.0
-            most = most + 1.0 * (0.5 + (town.vp if town is not None else 0))
+            # one that could not beat the best so far, nor pay at all, is not worked out (the same
+            # attack is chosen)
+            most = attack_value_bound(p, target, side)
             for use_air in ((False, True) if air_ok else (False,)):
                 floor = self.attack_threshold if best is None else max(best[0], self.attack_threshold)
                 if (most + 0.05 if use_air else most) <= floor:
@@ -444,6 +441,13 @@ def attack_value(p: Position, target: Hex, enemy_steps: Fraction, our_steps: Fra
     town = p.scenario.towns_by_hex.get(target)
     vp = town.vp if town is not None else 0
     return float(enemy_steps) * 1.2 - float(our_steps) + float(p_vacated) * (0.5 + vp)
+
+
+def attack_value_bound(p: Position, target: Hex, side: Side) -> float:
+    """The most :func:`attack_value` can give an attack by ``side`` on ``target``: every
+    defending step lost, none of ours, the hex taken (the same float operations)."""
+    steps = sum(p.steps_left(u) for u in defenders_in(p, target, side))
+    return attack_value(p, target, Fraction(steps), Fraction(0), Fraction(1))
 
 
 def _near(h: Hex, hexes: set[Hex]) -> bool:

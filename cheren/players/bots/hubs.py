@@ -19,6 +19,7 @@ from cheren.engine.position import Position
 from cheren.engine.rules.zoc import zoc_map
 from cheren.hexes import Hex
 from cheren.scenario.compiled import Scenario
+from cheren.scenario.memo import ScenarioMemo
 from cheren.scenario.models import Side
 
 Key = tuple[Side, frozenset[str], int]
@@ -132,7 +133,11 @@ def hexes_of(s: Scenario, bits: int) -> frozenset[Hex]:
     return frozenset(h for h in board.hexes if bits & board.bit[h])
 
 
-_WEIGHTS: WeakKeyDictionary[Scenario, dict[tuple[Side, int, frozenset[str], int], dict[str, int]]] = WeakKeyDictionary()
+def _no_weights(s: Scenario) -> dict[tuple[Side, int, frozenset[str], int], dict[str, int]]:
+    return {}
+
+
+_WEIGHTS = ScenarioMemo(_no_weights)
 
 
 def hub_weights(p: Position, side: Side) -> dict[str, int]:
@@ -144,7 +149,7 @@ def hub_weights(p: Position, side: Side) -> dict[str, int]:
     every phase of every play-out, mostly of units that have not changed since."""
     s = p.scenario
     key = (side, p.stamp(side), frozenset(p.allied_control), _edge_epoch(s, p.turn))
-    cache = _WEIGHTS.setdefault(s, {})
+    cache = _WEIGHTS(s)
     found = cache.get(key)
     if found is None:
         if len(cache) > 4096:

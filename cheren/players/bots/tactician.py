@@ -29,12 +29,19 @@ from cheren.engine.combat_whatif import proposed, what_if
 from cheren.engine.position import Position, chit_key
 from cheren.engine.registry import Decision
 from cheren.engine.rules.combat_eligibility import air_refusal, air_unit
-from cheren.engine.rules.combat_odds import defenders_in
 from cheren.engine.rules.combat_resolution import peek
 from cheren.engine.rules.supply import supplied_view
 from cheren.hexes import Hex
 from cheren.players.bots.base import Choice
-from cheren.players.bots.heuristic import ATTACK_THRESHOLD, TIE_BREAK, HeuristicBot, attack_value, own_field, town_field
+from cheren.players.bots.heuristic import (
+    ATTACK_THRESHOLD,
+    TIE_BREAK,
+    HeuristicBot,
+    attack_value,
+    attack_value_bound,
+    own_field,
+    town_field,
+)
 from cheren.players.bots.hubs import hub_weights, raid_values
 from cheren.players.views import SideSeat
 from cheren.scenario.models import Phase, Side
@@ -281,8 +288,7 @@ class TacticianBot(HeuristicBot):
             # The most the attack could be worth (every defending step lost, none of ours, the hex
             # taken), in the very float operations of its value: an attack that could not beat the
             # best so far, nor pay at all, is not worked out (the same attack is chosen).
-            most = float(sum(p.steps_left(u) for u in defenders_in(p, target, side))) * 1.2 - 0.0
-            most = most + 1.0 * (0.5 + (town.vp if town is not None else 0)) + 1.0 * bonus
+            most = attack_value_bound(p, target, side) + 1.0 * bonus
             for use_air in ((False, True) if air_ok else (False,)):
                 floor = self.attack_threshold if best is None else max(best[0], self.attack_threshold)
                 if (most + 0.05 if use_air else most) <= floor:
