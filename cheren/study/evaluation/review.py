@@ -281,9 +281,8 @@ def _kept_text(game: Game, d: Decision) -> str:
 
 
 def _town_hexes(position: Position, side: Side) -> dict[str, Hex]:
-    """The towns ``side`` controls (2.1: the Allies those with their Control marker)."""
-    allied, control = side is Side.ALLIED, position.allied_control
-    return {t.name: h for h, t in position.scenario.towns_by_hex.items() if (t.name in control) is allied}
+    """The towns ``side`` controls (2.1)."""
+    return {t.name: h for h, t in position.scenario.towns_by_hex.items() if position.controller(t.name) is side}
 
 
 def _held(position: Position, side: Side) -> dict[str, Hex]:
@@ -297,7 +296,7 @@ def _opened(position: Position, side: Side, held: dict[str, Hex]) -> tuple[str, 
     """Of the towns ``side`` held with a unit (``held``), those it still controls with none of its
     units on them now and an enemy unit able to reach them in its next move."""
     units = position.units
-    empty = {name: h for name, h in held.items() if (name in position.allied_control) is (side is Side.ALLIED)
+    empty = {name: h for name, h in held.items() if position.controller(name) is side
              and not any(units[u].side is side for u in position.units_at(h))}
     if not empty:
         return ()
@@ -325,7 +324,6 @@ def _reply(game: Game, side: Side, m: EvaluationModel, bot: str, seed: int, town
     reply went on.  The game is then undone to where it was, dice included."""
     player = make_bot(bot, seed)
     enemy = side.enemy
-    allied = side is Side.ALLIED
     done = 0
     moved = False  # the enemy's Movement phase has begun
     going_on = False  # past the enemy's Movement phase: the bot plays both sides
@@ -333,7 +331,7 @@ def _reply(game: Game, side: Side, m: EvaluationModel, bot: str, seed: int, town
     try:
         while not game.over and done < REPLY_LIMIT:
             p = game.position
-            lost.update(name for name in towns if (name in p.allied_control) is not allied)
+            lost.update(name for name in towns if p.controller(name) is not side)
             if p.side is enemy and p.phase is Phase.MOVEMENT:
                 moved = True
             elif not going_on:
