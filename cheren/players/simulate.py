@@ -141,15 +141,19 @@ def play_game(
     )
 
 
-def starting_game(scenario: Scenario, seed: int, start: str | None = None, viewer: str | None = None) -> Game:
+def starting_game(scenario: Scenario, seed: int, start: str | None = None, viewer: str | None = None, *,
+                  to_move: bool = False) -> Game:
     """The game a play begins with: the set-up, or the position of the code ``start`` with the
-    chits ``viewer`` cannot see dealt again from ``seed`` (:func:`redeal_hidden`); the same
-    arguments always give the same game, so a logged game replays from it."""
+    chits ``viewer`` cannot see dealt again from ``seed`` (:func:`redeal_hidden`; ``to_move``:
+    the viewer is the side to move, as :func:`start_viewer` says); the same arguments always give
+    the same game, so a logged game replays from it."""
     if start is None:
         return Game(scenario, seed=seed)
     from cheren.files import parse_position_code
 
     position = parse_position_code(start, scenario)
+    if to_move:
+        viewer = position.side.value
     if viewer is not None:
         redeal_hidden(position, Side(viewer), random.Random(seed))
     return Game.from_position(position, seed=seed)
@@ -424,7 +428,7 @@ def replay_result(result: GameResult, scenario: Scenario, start: str | None = No
         raise ValueError("this result was played without keep_log; no actions to replay")
     if start is None:
         return Game.replay(scenario, result.seed, [action_from_json(a) for a in result.log])
-    game = starting_game(scenario, result.seed, start, start_viewer(start, scenario))
+    game = starting_game(scenario, result.seed, start, to_move=True)
     for data in result.log:
         game.apply(action_from_json(data))
     return game

@@ -18,7 +18,7 @@ from typing import Any
 
 from cheren.engine.actions import action_from_json
 from cheren.players.progress_bar import Progress, game_progress
-from cheren.players.simulate import GameResult, simulate, start_viewer, starting_game
+from cheren.players.simulate import GameResult, simulate, starting_game
 from cheren.scenario.compiled import Scenario
 from cheren.study.evaluation.features import features
 from cheren.study.evaluation.model import Provenance, model_json
@@ -64,7 +64,7 @@ def sample_game(scenario: Scenario, result: GameResult, start: str | None = None
     the side to move's hidden chits dealt again as the run dealt them; None: the set-up."""
     if result.log is None:
         raise ValueError(f"game {result.index} was played without its actions; play it with keep_log")
-    game = starting_game(scenario, result.seed, start, start_viewer(start, scenario) if start else None)
+    game = starting_game(scenario, result.seed, start, to_move=True)  # the set-up when start is None
     offset = result.seed % EVERY
     rows = [features(game.position)]
     for i, data in enumerate(result.log):
