@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 
 def review_chart(rv: Review, title: str = "") -> Figure:
+    from matplotlib.ticker import MaxNLocator
+
     fig = _figure(7.2, 3.2)
     ax = fig.add_subplot(1, 1, 1)
     _style(ax)
@@ -46,6 +48,7 @@ def review_chart(rv: Review, title: str = "") -> Figure:
                        s=22, label="the marked decision after the enemy's reply")
     ax.set_ylim(0, 1)
     ax.set_xlim(0, max(1, len(curve) - 1))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # actions are counted: no "action 1.5" on a short line
     ax.set_xlabel("action (game turns above)")
     ax.set_ylabel("P(Allied win)")
     # pad: the title above the row of turn numbers, not across it
