@@ -97,6 +97,20 @@ def test_calibrate_eval_measures_chosen_library_positions_on_the_librarys_seeds(
     capsys.readouterr()
     assert main(["calibrate-eval", "--model", str(model), "--position", "nowhere", "--quiet"]) == 2
     assert "not a library position" in capsys.readouterr().err
+    # the same play-outs played by `cheren simulate --position` (kept with their actions, to train on too)
+    # measure the model as well: counted from the results file, matched by the position's code and seed
+    kept = tmp_path / "kept.json"
+    assert main(["simulate", "--position", "massaua", "--games", "4", "--seed",
+                 str(300 + library_names(s).index("massaua")), "--allied", "random", "--italian", "random",
+                 "--logs", "--out", str(kept), "--quiet"]) == 0
+    again = tmp_path / "again.json"
+    assert main(["calibrate-eval", "--model", str(model), "--position", "massaua", "--seed", "300",
+                 "--playouts-from", str(kept), "--out", str(again), "--quiet"]) == 0
+    assert json.loads(again.read_text())["playouts"]["points"] == [point]
+    capsys.readouterr()
+    assert main(["calibrate-eval", "--model", str(model), "--position", "massaua", "--seed", "301",
+                 "--playouts-from", str(kept), "--quiet"]) == 2
+    assert "calibrate-eval gives it seed 317" in capsys.readouterr().err
 
 
 def test_leave_one_out_measures_each_position_by_a_model_that_never_saw_its_play_outs(

@@ -192,8 +192,10 @@ def add_review_parsers(sub: Any) -> None:
     ca.add_argument("--games", dest="game_files", action="append", metavar="FILE",
                     help="a results file of games the model never saw (cheren simulate --logs, the model's bot on "
                          "both sides): the model on their positions against how they ended; repeatable")
-    ca.add_argument("--playouts-from", metavar="FILE", help="take the play-outs from this earlier --out (the same "
-                    "positions, bot and seed): measure a retrained model without playing them again")
+    ca.add_argument("--playouts-from", action="append", metavar="FILE", help="take the play-outs from this earlier "
+                    "--out (the same positions, bot and seed), or from the results of cheren simulate --position "
+                    "(the position's play-outs on the seed calibrate-eval gives it, kept with their actions so they "
+                    "can also train): measure a model without playing them again; repeatable")
     ca.add_argument("--seed", type=int, default=34900, help="seed of the play-outs and of the mid-game positions "
                     "(default 34900; keep it apart from the training seeds)")
     ca.add_argument("--bot", help="the bot of the play-outs (default: the one that made the model's data)")
@@ -303,7 +305,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         offsets += [len(library) + j for j in range(args.random)]
     if positions:
         if args.playouts_from:
-            cal = _reuse_playouts(args.playouts_from, model, positions)
+            cal = _playouts_from(args.playouts_from, model, positions, offsets, args.seed, scenario)
         else:
             from cheren.players.simulate import SimulationInterrupted
 
@@ -323,6 +325,72 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     if args.out:
         write_output(args.out, json.dumps(report, indent=1) + "\n")
     return 0
+
+
+def _playouts_from(paths: list[str], model: Any, positions: list[Any], offsets: list[int], seed: int,
+                   scenario: Any) -> Any:
+    """The play-outs of each position from ``paths``: earlier ``--out`` files (by label) or results
+    files of ``cheren simulate --position`` (by the position's code, on the seed this command gives
+    that position: ``seed`` plus its offset), with this model's chances."""
+    from cheren.files import position_code
+    from cheren.players.results_file import ResultsError, read_run
+    from cheren.study.evaluation.calibration import Calibration, Point
+
+    by_label: dict[str, tuple[int, int]] = {}
+    by_code: dict[str, tuple[str, int, int, int]] = {}  # code: file, seed, Allied wins, games
+    bots: set[str] = set()
+    counts: set[int] = set()
+    seeds: set[int] = set()
+    for path in paths:
+        if _is_calibration(path):
+            cal = _reuse_playouts(path, None, [])
+            by_label.update({p.label: (p.wins, p.games) for p in cal.points})
+            bots.add(cal.bot)
+            counts.add(cal.playouts)
+            seeds.add(cal.seed)
+            continue
+        try:
+            played, run = read_run(path)
+        except ResultsError as exc:
+            raise UsageError(f"--playouts-from {path}: neither the --out of cheren calibrate-eval nor a results file "
+                             f"of cheren simulate --position ({exc})") from None
+        if run.position is None or run.allied != run.italian or run.partial or run.scenario != scenario.digest:
+            raise UsageError(f"--playouts-from {path}: not a whole run of one bot against itself played on from a "
+                             "position (cheren simulate --position) with this scenario's data")
+        bots.add(run.allied)
+        counts.add(run.games)
+        by_code[run.position] = (path, run.seed, sum(1 for g in played if g.winner == "allied"), len(played))
+    if len(bots) > 1 or len(counts) > 1:
+        raise UsageError("--playouts-from: the files' play-outs are of different bots or counts "
+                         f"({', '.join(sorted(bots))}; {', '.join(map(str, sorted(counts)))} a position)")
+    if seeds - {seed}:
+        raise UsageError(f"--playouts-from: play-outs on seed {min(seeds - {seed})}, not --seed {seed}")
+    points = []
+    for (label, position), offset in zip(positions, offsets, strict=True):
+        found = by_code.get(position_code(position))
+        if found is not None:
+            path, run_seed, wins, games = found
+            if run_seed != seed + offset:
+                raise UsageError(f"--playouts-from {path}: the play-outs of {label} are on seed {run_seed}; "
+                                 f"calibrate-eval gives it seed {seed + offset} (--seed plus its place)")
+        elif label in by_label:
+            wins, games = by_label[label]
+        else:
+            raise UsageError(f"--playouts-from: no play-outs of {label}")
+        points.append(Point(label, model.chances(position).allied, wins, games))
+    return Calibration(points, bots.pop(), counts.pop(), seed)
+
+
+def _is_calibration(path: str) -> bool:
+    """An earlier ``calibrate-eval --out`` (rather than a results file of games)."""
+    import json
+    from pathlib import Path
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and "playouts" in data
 
 
 def _reuse_playouts(path: str, model: Any, positions: list[Any], option: str = "--playouts-from") -> Any:
