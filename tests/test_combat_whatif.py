@@ -261,3 +261,27 @@ def test_5_1_the_what_if_shows_what_a_held_chit_would_do(tmp_path: Path) -> None
     g.apply(PlayChit("air_strike.1", "", "0403"))
     assert odds_for(g, H("0403"), ("a",), None).column_name == with_chit.column
     assert EndPhase() not in g.legal_actions()  # the assembled attack must be resolved or withdrawn
+
+
+def test_what_ifs_with_the_same_column_stack_and_retreat_share_their_dice_and_stay_exact(lab: Scenario) -> None:
+    """The six die rolls are worked out once per column, defending stack, attacking steps and
+    whether the stack may retreat (what they depend on without a push), and shared: every
+    what-if reads as one worked out afresh, and a stack that cannot retreat is never given the
+    rolls of one that can."""
+    from cheren.engine import combat_whatif
+
+    attackers = ["a1", "a2"]
+    for choices in (Choices(), Choices(defender_retreats=False), Choices(attacker_pushes=True)):
+        for blocked in (False, True, False):
+            p = lab_position(lab, attackers, ["i1", "i2"], blocked, False)
+            shared = what_if(p, proposed("0403", attackers), choices=choices)
+            combat_whatif._DICE.clear()
+            fresh = what_if(p, proposed("0403", attackers), choices=choices)
+            assert shared == fresh and shared.rolls == fresh.rolls and shared.distribution == fresh.distribution
+            means = (fresh.expected(lambda o: o.attacker_steps), fresh.expected(lambda o: o.defender_steps),
+                     fresh.probability(lambda o: o.vacated))
+            assert (shared.expected_attacker_steps, shared.expected_defender_steps, shared.p_vacated) == means
+            assert shared.can_retreat is not blocked
+    open_, closed = (what_if(lab_position(lab, attackers, ["i1", "i2"], b, False), proposed("0403", attackers))
+                     for b in (False, True))
+    assert open_.odds.column == closed.odds.column and open_.rolls != closed.rolls

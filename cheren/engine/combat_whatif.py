@@ -17,7 +17,7 @@ what-if says so when every retreat hex would be over the limit.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Protocol
@@ -42,6 +42,8 @@ from cheren.engine.rules.optional_rules import push_allowed
 from cheren.engine.rules.retreat import retreat_options
 from cheren.engine.rules.stacking import stack_value
 from cheren.hexes import Hex
+from cheren.scenario.compiled import Scenario
+from cheren.scenario.memo import ScenarioMemo
 from cheren.scenario.models import CombatResult
 
 SIXTH = Fraction(1, 6)
@@ -139,6 +141,9 @@ class WhatIf:
     can_retreat: bool
     refusal: Refusal | None = None  # why the position's rules would refuse it (not what this phase used up)
     notes: tuple[str, ...] = field(default=())
+    # (expected attacker steps, expected defender steps, chance the hex is vacated), worked out
+    # once with the distribution they come from when it is shared (see _Dice)
+    means: tuple[Fraction, Fraction, Fraction] | None = field(default=None, compare=False, repr=False)
 
     # -- the odds ------------------------------------------------------------------------------
     @property
@@ -170,14 +175,20 @@ class WhatIf:
 
     @property
     def expected_attacker_steps(self) -> Fraction:
+        if self.means is not None:
+            return self.means[0]
         return self.expected(lambda o: o.attacker_steps)
 
     @property
     def expected_defender_steps(self) -> Fraction:
+        if self.means is not None:
+            return self.means[1]
         return self.expected(lambda o: o.defender_steps)
 
     @property
     def p_vacated(self) -> Fraction:
+        if self.means is not None:
+            return self.means[2]
         return self.probability(lambda o: o.vacated)
 
     @property
@@ -299,28 +310,67 @@ def what_if(
             retreat_cache[key] = hexes[0] if hexes else None
         return retreat_cache[key]
 
-    rolls = []
-    distribution: dict[Outcome, Fraction] = {}
+    pushing = push_allowed(position)
     start = _Stack.of(position, defenders, choices.losses_first, att_steps)
-    for die, result in enumerate(odds.results, start=1):
-        stack = start.copy()
-        # the push looks at the die as the variant's modifiers move it, as the engine does
-        cur = Resolution(target, side, attackers, odds.row(die), result, odds.column_name)
-        outcome, story = _play_out(cur, stack, retreat_hex, choices, push_allowed(position))
-        rolls.append(DieRoll(die, result, outcome, story))
-        distribution[outcome] = distribution.get(outcome, Fraction(0)) + SIXTH
+    # Without a push the dice can ask only whether the whole stack may retreat, at its first
+    # choice (11.7): the six play-outs then depend on nothing but the key below, and are shared.
+    key = None
+    if not (choices.attacker_pushes and pushing) and sorted(start.alive()) == sorted(defenders):
+        key = (odds.column, odds.die_shift, tuple((start.steps[u], u in start.artillery) for u in start.order),
+               att_steps, bool(options.hexes), choices.defender_retreats, pushing)
+        dice = _DICE(position.scenario)
+        found = dice.get(key)
+    if key is None or found is None:
+        rolls = []
+        distribution: dict[Outcome, Fraction] = {}
+        for die, result in enumerate(odds.results, start=1):
+            stack = start.copy()
+            # the push looks at the die as the variant's modifiers move it, as the engine does
+            cur = Resolution(target, side, attackers, odds.row(die), result, odds.column_name)
+            outcome, story = _play_out(cur, stack, retreat_hex, choices, pushing)
+            rolls.append(DieRoll(die, result, outcome, story))
+            distribution[outcome] = distribution.get(outcome, Fraction(0)) + SIXTH
+        found = _Dice(tuple(rolls), distribution)
+        if key is not None:
+            if len(dice) > 4096:
+                dice.clear()
+            dice[key] = found
     return WhatIf(
         attack=ProposedAttack(target, attackers, attack.air),
         odds=odds,
         choices=choices,
-        rolls=tuple(rolls),
-        distribution=distribution,
+        rolls=found.rolls,
+        distribution=dict(found.distribution),
         attacker_total_steps=att_steps,
         defender_total_steps=def_steps,
         can_retreat=options.possible,
         refusal=refusal,
         notes=tuple(notes),
+        means=found.means if key is not None else None,
     )
+
+
+class _Dice:
+    """The six die rolls of one what-if and their distribution, with its means (exact), as
+    many attacks with the same column, stack and retreat share them."""
+
+    __slots__ = ("distribution", "means", "rolls")
+
+    def __init__(self, rolls: tuple[DieRoll, ...], distribution: dict[Outcome, Fraction]) -> None:
+        self.rolls, self.distribution = rolls, distribution
+        self.means = (
+            sum((p * o.attacker_steps for o, p in distribution.items()), Fraction(0)),
+            sum((p * o.defender_steps for o, p in distribution.items()), Fraction(0)),
+            sum((p for o, p in distribution.items() if o.vacated), Fraction(0)),
+        )
+
+
+def _no_dice(s: Scenario) -> dict[Hashable, _Dice]:
+    return {}
+
+
+# per scenario: the key holds the column's index in its table
+_DICE = ScenarioMemo(_no_dice)
 
 
 class _Stack:
