@@ -22,7 +22,9 @@ words (15.0) where he gave them:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
+from types import MappingProxyType
 
 from cheren.engine.actions import Action, Attack, EndPhase, Move, PlayChit, Retreat, StayAndLose
 from cheren.engine.combat_whatif import proposed, what_if
@@ -49,6 +51,8 @@ from cheren.scenario.models import Phase, Side
 RAID = 0.5  # value per enemy step a town cuts off (or own step it restores), on top of its VP
 HUB_GUARD = 0.6  # value per own step whose supply the last unit in a hub keeps, when it leaves
 HUB_WATCH = 9  # hexes: an enemy unit this close to an own hub threatens it within a turn
+_NO_FIELD: Mapping[Hex, float] = MappingProxyType({})
+_NO_SUPPLY: Mapping[Hex, int] = MappingProxyType({})
 
 
 class TacticianBot(HeuristicBot):
@@ -183,8 +187,9 @@ class TacticianBot(HeuristicBot):
             return []
         s = p.scenario
         own_hubs, raids = self.hubs(p, side)
-        field = town_field(p, side)
-        supplied = supplied_view(p, side)[1]  # kept by the engine: read, not copied
+        # the town field and supply are read by the movement score only, not by a reaction's
+        field = _NO_FIELD if reaction else town_field(p, side)
+        supplied = _NO_SUPPLY if reaction else supplied_view(p, side)[1]  # kept by the engine: read, not copied
         enemy_near = self._enemy_hexes(p, side)
         near_enemy = {n for h in enemy_near for n in s.adjacent[h]}
         stacks = p.stacks()
