@@ -15,7 +15,7 @@ from cheren.cli.main import main
 from cheren.engine.actions import Attack, EndPhase, Move, NoAdvance, Push, Retreat, StayAndLose
 from cheren.engine.game import Game
 from cheren.engine.opening import initial_position
-from cheren.engine.position import Status
+from cheren.engine.position import Position, Status
 from cheren.engine.rules.combat_odds import compute_odds
 from cheren.engine.rules.supply import check_side
 from cheren.engine.threats import threats
@@ -278,13 +278,41 @@ def test_supply_cuts_checks_only_nearby_units_and_finds_every_cut(name: str) -> 
     """The threat map re-checks only the units whose line passes near the hex an enemy unit
     moves to; a check of the whole side at every reachable hex finds the same cuts, and, asked
     for every way (what a defender must close), the same enemy units and hexes for each."""
+    from cheren.files import load_position
+    from cheren.scenario import load_scenario
+
+    _same_cuts_as_checking_every_move(load_position(name, load_scenario()))
+
+
+def test_supply_cuts_found_in_a_game_are_those_a_check_of_every_move_finds() -> None:
+    """The same, at every sixth Movement phase's start of a seeded heuristic game (the threat map
+    first asks which units lose supply with one more enemy unit in the hex and every unit where it
+    stands, and checks the moved position only for those: this pins that the shortcut misses no
+    cut and invents none)."""
+    from cheren.players.bots import make_bot
+    from cheren.players.views import SideSeat
+
+    game = Game(SCENARIO, seed=3)
+    bots = {side: make_bot("heuristic", 7 + i) for i, side in enumerate(Side)}
+    seats = {side: SideSeat(game, side) for side in Side}
+    seen = phases = 0
+    last: tuple[object, ...] = ()
+    while not game.over:
+        if game.phase is Phase.MOVEMENT and (game.turn, game.phasing) != last:
+            last = (game.turn, game.phasing)
+            phases += 1
+            if phases % 6 == 1:
+                seen += _same_cuts_as_checking_every_move(game.position)
+        game.apply(bots[game.acting].choose(seats[game.acting]).action)
+    assert seen > 20  # positions with cuts to find, not only empty lists
+
+
+def _same_cuts_as_checking_every_move(p: Position) -> int:
     from cheren.engine.rules.supply import check_side
     from cheren.engine.threats import enemy_reach, supply_cuts
-    from cheren.files import load_position
-    from cheren.scenario import Side, load_scenario
+    from cheren.scenario import Side
 
-    s = load_scenario()
-    p = load_position(name, s)
+    found = 0
     for side in Side:
         fast = {(c.unit, c.by, c.at) for c in supply_cuts(p, side)}
         supplied = {u for u, t in check_side(p, side).items() if t.supplied}
@@ -305,6 +333,8 @@ def test_supply_cuts_checks_only_nearby_units_and_finds_every_cut(name: str) -> 
         assert {(c.unit, c.by, c.at) for c in supply_cuts(p, side, every=True)} == every
         quiet = supply_cuts(p, side, explain=False)
         assert {(c.unit, c.by, c.at) for c in quiet} == fast and all(c.reason == "" for c in quiet)
+        found += len(every)
+    return found
 
 
 def test_the_agordat_position_evaluated_in_the_app_names_its_bots_games_and_intervals() -> None:

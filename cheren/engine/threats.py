@@ -19,14 +19,15 @@ Every number comes from the engine's own functions: reach (:mod:`cheren.engine.r
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from cheren.engine.position import Position, Status
+from cheren.engine.position import Position, Status, Supply
 from cheren.engine.rules.combat_eligibility import air_refusal, air_unit, attack_refusal, unit_refusal
 from cheren.engine.rules.combat_odds import Odds, compute_odds
 from cheren.engine.rules.movement import immobile_reason, reachable
 from cheren.engine.rules.stacking import stack_value
-from cheren.engine.rules.supply import check_side, supply_context, unit_supply
+from cheren.engine.rules.supply import check_side, closing, supply_context, unit_supply
 from cheren.hexes import Hex
 from cheren.scenario.models import Phase, Side
 
@@ -180,6 +181,26 @@ def _best_attack(
     return StackThreat(target, tuple(defenders), attackers, placed, odds)
 
 
+def _projects(p: Position, uid: str) -> bool:
+    """Whether the unit has a ZoC where it stands (4.0, as :func:`~cheren.engine.rules.zoc.zoc_map`
+    reads it): on the map, not the air unit, not out of supply (No)."""
+    unit = p.units[uid]
+    return unit.status is Status.MAP and unit.supply is not Supply.NO and not p.scenario.units[uid].type.air
+
+
+def _zoc_around(p: Position) -> Callable[[Hex], tuple[Hex, ...]]:
+    """The hexes a unit with a ZoC puts in it from a hex (none into or out of a mountain, 4.0)."""
+    s = p.scenario
+    mountains, adjacent = s.mountains, s.adjacent
+
+    def around(h: Hex) -> tuple[Hex, ...]:
+        if h in mountains:
+            return ()
+        return tuple(n for n in adjacent[h] if n not in mountains)
+
+    return around
+
+
 def _river_between(p: Position, a: Hex, b: Hex) -> bool:
     from cheren.hexes import Hexside
 
@@ -201,41 +222,69 @@ def supply_cuts(
     enemy unit and hex that would cut it (what a defender has to close)."""
     enemy = side.enemy
     reach = reach if reach is not None else enemy_reach(position, enemy)
-    now = check_side(position, side)
+    ctx = supply_context(position, side)
+    now = check_side(position, side, context=ctx)
     supplied = {uid for uid, t in now.items() if t.supplied}
     if not supplied:
         return []
     # Only hexes near a supply line or the route behind it can matter: a unit in them blocks the
-    # hex itself, its ZoC the hexes around it.
-    ctx = supply_context(position, side)
-    traced = {uid: unit_supply(position, uid, context=ctx, explain=True) for uid in supplied}
-    # A unit that moves in can only close ways (its hex, its ZoC); leaving its hex only opens
-    # them. So a unit whose present line and route pass nowhere near the hex keeps its supply,
-    # and only the units near the hex are checked again.
-    near_of: dict[Hex, set[str]] = {}
-    for uid in supplied:
-        t = traced[uid]
+    # hex itself, its ZoC the hexes around it.  (A supplied unit's trace names its line and route
+    # whether or not it was asked to explain.)  A unit that moves in can only close ways (its
+    # hex, its ZoC); leaving its hex only opens them. So a unit whose present line and route pass
+    # nowhere near the hex keeps its supply, and only the units near the hex are checked again.
+    # Units are bits of a mask, in the order of their ids, so a set of them is an int.
+    order = sorted(supplied)
+    on: dict[Hex, int] = {}
+    for i, uid in enumerate(order):
+        t, b = now[uid], 1 << i
         for h in (*t.line, *t.route):
-            for x in (h, *h.neighbours()):
-                near_of.setdefault(x, set()).add(uid)
+            on[h] = on.get(h, 0) | b
+    near_of: dict[Hex, int] = {}
+    for h, b in on.items():
+        for x in (h, *h.neighbours()):
+            near_of[x] = near_of.get(x, 0) | b
     near = set(near_of)
+
+    def units(mask: int) -> list[str]:
+        return [uid for i, uid in enumerate(order) if mask >> i & 1]
+
     out: dict[str, SupplyCut] = {}
+    gone = 0  # the units in ``out``
     found: list[SupplyCut] = []
     trial = position.copy()  # one copy, its enemy unit moved hex to hex: copying for each was most of the time
+    # Per hex (and whether the unit coming there has a ZoC, 4.0): the units near it that lose
+    # supply with one more enemy unit there and every unit where it stands.  Only those can lose
+    # it when an enemy unit moves there (its leaving a hex only opens ways), so the others are
+    # not checked again for each enemy unit that could come (most hexes cut nothing).
+    suspects: dict[tuple[Hex, bool], int] = {}
+    zoc_of = _zoc_around(position)
     for by, hexes in sorted(reach.items()):
         start = position.units[by].hex
+        projects = _projects(position, by)
         for h in sorted(hexes & near):
-            affected = sorted(near_of[h] if every else near_of[h] - set(out))
-            if h == start or not affected:
+            if h == start:
+                continue
+            mask = near_of[h] if every else near_of[h] & ~gone
+            if not mask:
+                continue
+            could = suspects.get((h, projects))
+            if could is None:
+                closed = closing(ctx, h, zoc_of(h) if projects else ())
+                could = suspects[h, projects] = sum(
+                    1 << i for i, uid in enumerate(order)
+                    if near_of[h] >> i & 1 and not unit_supply(position, uid, context=closed, explain=False).supplied)
+            mask &= could
+            if not mask:
                 continue
             trial.units[by].hex = h
             trial_ctx = supply_context(trial, side)  # the quick check; the reasons only for a cut found
-            cut = [uid for uid in affected if not unit_supply(trial, uid, context=trial_ctx, explain=False).supplied]
+            cut = [uid for uid in units(mask) if not unit_supply(trial, uid, context=trial_ctx, explain=False).supplied]
             if not cut:
                 continue
             for uid in cut:
                 reason = unit_supply(trial, uid, explain=True).explain() if explain else ""
                 out[uid] = SupplyCut(uid, by, h, reason)
+                gone |= 1 << order.index(uid)
                 found.append(out[uid])
         trial.units[by].hex = start
     return sorted(found if every else out.values(), key=lambda c: (c.at, c.unit, c.by))

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -224,8 +224,42 @@ def supply_context(position: Position, side: Side) -> SupplyContext:
         sources=sources,
         edges=edges,
     )
-    # Breadth-first from the open sources along road/track: the nearest source wins.
-    routes = static.routes
+    return _connect(ctx)
+
+
+def closing(ctx: SupplyContext, enemy_at: Hex, zoc: Iterable[Hex]) -> SupplyContext:
+    """``ctx`` with enemy units in ``enemy_at`` and the hexes ``zoc`` in their ZoC besides, every
+    other unit where it stands: a supply check of one more enemy unit on the map.  It only closes
+    ways (12.1) and shortens lines (12.0), so a unit of the side that draws supply on it draws
+    supply wherever that enemy unit comes from (its leaving a hex only opens ways); the threat
+    map's supply cuts check a unit on the moved position only where it does not.  New ZoC hexes
+    are entered as soft: supply asks only whether a hex is in a ZoC."""
+    zones = dict(ctx.zoc)
+    for h in zoc:
+        zones.setdefault(h, Zoc.SOFT)
+    out = SupplyContext(
+        position=ctx.position,
+        side=ctx.side,
+        zoc=zones,
+        enemy_hexes=ctx.enemy_hexes | {enemy_at},
+        friendly_hexes=ctx.friendly_hexes,
+        enemy_towns=ctx.enemy_towns,
+        sources=ctx.sources,
+        edges=ctx.edges,
+    )
+    network = ctx.network
+    if enemy_at in network or any(h in network and h not in ctx.friendly_hexes for h in zones.keys() - ctx.zoc.keys()):
+        return _connect(out)
+    # No hex of the road/track network closes, so the search from the sources would find the
+    # same network, hex by hex: it is shared, not searched again (nothing changes it once made).
+    out.network, out.touch, out.kinds = network, ctx.touch, ctx.kinds
+    return out
+
+
+def _connect(ctx: SupplyContext) -> SupplyContext:
+    """Breadth-first from the open sources along road/track: the nearest source wins."""
+    routes = _static(ctx.scenario).routes
+    sources = ctx.sources
     network = ctx.network
     touch = ctx.touch
     kinds = ctx.kinds
