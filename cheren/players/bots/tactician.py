@@ -215,6 +215,12 @@ class TacticianBot(HeuristicBot):
         field_get, ours_get = field.get, ours.get
         out: list[_Scored] = []
         guards: dict[Hex, float] = {}
+        # A reaction move that ends in no town, passes through no town it would take and leaves a
+        # hex within its stacking limit scores at most -0.5 plus the nudge (no guard, no prize),
+        # so it is never kept: it only draws its nudge, as every move does, and goes (a reaction
+        # phase scores every unit's moves again after each reaction move).
+        quiet = reaction and not pull_of
+        towns_by_hex = s.towns_by_hex
         for m in moves:
             unit = units.get(m.unit)
             if unit is None:
@@ -226,6 +232,10 @@ class TacticianBot(HeuristicBot):
                 units[m.unit] = unit
             path = m.path
             to = path[-1]
+            if quiet and to not in towns_by_hex and not unit[6] and (not free_prizes or free_prizes.isdisjoint(path)):
+                if tie_break:
+                    rnd()
+                continue
             town: Hex | None = to if to in prizes else None
             # a town the path passes through is taken too (2.1); ``to`` is none of them here
             if town is None and free_prizes and not free_prizes.isdisjoint(path):
