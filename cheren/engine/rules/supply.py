@@ -595,9 +595,11 @@ def _supplied_hexes(position: Position, ctx: SupplyContext) -> dict[Hex, int]:
     closed = mountains | ctx.enemy_hexes | ctx.enemy_towns.keys() | (zoc.keys() - ctx.friendly_hexes)
     seen: dict[tuple[Hex, bool, bool], int] = {}
     frontier: list[tuple[Hex, bool, bool]] = []
+    starts: set[Hex] = set()  # the network hexes a line may end in
     for h in ctx.network:
         if h in mountains or h not in s.playable:
             continue
+        starts.add(h)
         state = (h, h in hills, h in zoc)
         if state not in seen:
             seen[state] = 1
@@ -613,10 +615,13 @@ def _supplied_hexes(position: Position, ctx: SupplyContext) -> dict[Hex, int]:
         nxt = []
         for h, hill, inzoc in frontier:
             for p in adjacent[h]:
-                if p in closed:
+                # A line ends at the first network hex it meets: one that would go on through a
+                # network hex is longer, and no freer, than the line that stops there (that hex's
+                # start state), so going on adds no origin the search has not found sooner.
+                if p in closed or p in starts:
                     continue
                 nh, nz = hill or p in hills, inzoc or p in zoc
-                if length + 1 > line_limit(nh, nz):
+                if length + 1 > _LINE_LIMITS[2 * nh + nz]:
                     continue
                 state = (p, nh, nz)
                 if state not in seen:
