@@ -104,7 +104,6 @@ class HeuristicBot:
     # -- decisions ---------------------------------------------------------------------------
     def _decide(self, seat: SideSeat, d: Decision, actions: list[Action]) -> Choice:
         p = seat.position()
-        field = town_field(p, seat.side)
         if d.kind == "chit_window":
             plays = [a for a in actions if isinstance(a, PlayChit)]
             for a in plays:
@@ -114,6 +113,7 @@ class HeuristicBot:
             roadblocks = [a for a in plays if p.scenario.chits[chit_key(a.chit)].effect == "roadblock"]
             if roadblocks:
                 enemy_near = self._enemy_hexes(p, seat.side)
+                field = town_field(p, seat.side)
                 best = max(roadblocks, key=lambda a: _near(Hex.from_label(a.target), enemy_near) + field.get(
                     Hex.from_label(a.target), 0.0))
                 if _near(Hex.from_label(best.target), enemy_near):
@@ -163,6 +163,7 @@ class HeuristicBot:
             return Choice(advances[0], "the units that lost steps must advance first")
         places = [a for a in actions if isinstance(a, Place)]
         if places:
+            field = town_field(p, seat.side)  # (made only where it is read: most decisions are steps and retreats)
             best_place = max(places, key=lambda a: field.get(a.hex, 0.0))
             return Choice(best_place, "place it nearest the fighting")
         return Choice(self.rng.choice(actions), "no rule of thumb for this decision: random")
