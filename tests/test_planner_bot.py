@@ -56,6 +56,31 @@ def test_kassala_carries_the_allied_supply_and_the_italians_see_a_raid() -> None
     assert raid_values(p, Side.ITALIAN)["Kassala"] >= 8  # and go if the Italians take it
 
 
+@pytest.mark.parametrize("turn", [1, 4, 8])
+def test_town_lines_skip_towns_the_search_cannot_reach_and_find_the_same_regions(turn: int) -> None:
+    """town_lines works out the region a town carries only for towns its network search can
+    reach (an own town on the network; an enemy town that is a source or next to the network
+    along road or track); every town, with the region searched again for each, gives the same."""
+    import random
+
+    from cheren.players.bots.hubs import _board
+
+    board = _board(S)
+    rng = random.Random(turn)
+    names = sorted(S.towns)
+    for _ in range(12):
+        p = Position.empty(S, seed=1)
+        p.set_turn(turn, Side.ALLIED, Phase.MOVEMENT)
+        p.allied_control.update(n for n in names if rng.random() < 0.5)
+        for side in Side:
+            held = p.allied_control
+            enemy = frozenset(h for name, h in board.towns.items() if (name in held) is (side is Side.ITALIAN))
+            now = board.region(S, side, turn, enemy)
+            every = {name: (board.region(S, side, turn, enemy - {h}) & ~now if h in enemy
+                            else now & ~board.region(S, side, turn, enemy | {h})) for name, h in board.towns.items()}
+            assert dict(town_lines(p, side)) == every
+
+
 def test_it_retakes_a_lost_hub_at_once_in_its_movement() -> None:
     game = Game.from_position(raided(Phase.MOVEMENT, Side.ALLIED), seed=3)
     bot, other = PlannerBot(4), make_bot("heuristic", 5)

@@ -67,10 +67,17 @@ class _Board:
 
     def region(self, s: Scenario, side: Side, turn: int, enemy_towns: frozenset[Hex]) -> int:
         """The hexes ``side`` could draw supply in on an empty map with these enemy towns."""
+        return self.covered(self.network(s, side, turn, enemy_towns))
+
+    def sources_of(self, s: Scenario, side: Side, turn: int) -> list[Hex]:
         sources = list(self.sources[side])
         if side is Side.ALLIED:
             sources += [h for e, hexes in self.edges if s.edge_live(e, turn) for h in hexes]
-        seen = {h for h in sources if h not in enemy_towns}
+        return sources
+
+    def network(self, s: Scenario, side: Side, turn: int, enemy_towns: frozenset[Hex]) -> set[Hex]:
+        """The sources and the road/track hexes that lead to one past no enemy town."""
+        seen = {h for h in self.sources_of(s, side, turn) if h not in enemy_towns}
         queue = list(seen)
         while queue:
             h = queue.pop()
@@ -78,9 +85,13 @@ class _Board:
                 if n not in seen and n not in enemy_towns:
                     seen.add(n)
                     queue.append(n)
+        return seen
+
+    def covered(self, network: set[Hex]) -> int:
+        """The hexes whose supply line can end in ``network``."""
         bits = 0
         ball = self.ball
-        for h in seen:
+        for h in network:
             bits |= ball[h]
         return bits
 
@@ -114,13 +125,18 @@ def town_lines(p: Position, side: Side) -> Mapping[str, int]:
     board = _board(s)
     allied = side is Side.ALLIED
     enemy = frozenset(h for name, h in board.towns.items() if (name in control) is not allied)
-    now = board.region(s, side, p.turn, enemy)
+    network = board.network(s, side, p.turn, enemy)
+    now = board.covered(network)
+    sources = set(board.sources_of(s, side, p.turn))
     out: dict[str, int] = {}
     for name, h in board.towns.items():
+        # A town the search does not reach (an own one off the network; an enemy one that is no
+        # source and next to none of it along road or track) changes nothing held or lost.
         if h in enemy:
-            out[name] = board.region(s, side, p.turn, enemy - {h}) & ~now
+            opens = h in sources or any(n in network for n in board.routes.get(h, ()))
+            out[name] = board.region(s, side, p.turn, enemy - {h}) & ~now if opens else 0
         else:
-            out[name] = now & ~board.region(s, side, p.turn, enemy | {h})
+            out[name] = now & ~board.region(s, side, p.turn, enemy | {h}) if h in network else 0
     if len(cache) > 5000:
         cache.clear()
     cache[key] = out
