@@ -604,6 +604,10 @@ def _supplied_hexes(position: Position, ctx: SupplyContext) -> dict[Hex, int]:
         if state not in seen:
             seen[state] = 1
             frontier.append(state)
+    # A line ends at the first network hex it meets: one that would go on through a network hex
+    # is longer, and no freer, than the line that stops there (that hex's start state), so
+    # going on adds no origin the search has not found sooner.
+    barred = closed | starts
     length = 1
     while frontier:
         for h, _, _ in frontier:
@@ -614,11 +618,10 @@ def _supplied_hexes(position: Position, ctx: SupplyContext) -> dict[Hex, int]:
             break
         nxt = []
         for h, hill, inzoc in frontier:
+            if _LINE_LIMITS[2 * hill + inzoc] <= length:
+                continue  # as long as this line may be: no hex leads on from here
             for p in adjacent[h]:
-                # A line ends at the first network hex it meets: one that would go on through a
-                # network hex is longer, and no freer, than the line that stops there (that hex's
-                # start state), so going on adds no origin the search has not found sooner.
-                if p in closed or p in starts:
+                if p in barred:
                     continue
                 nh, nz = hill or p in hills, inzoc or p in zoc
                 if length + 1 > _LINE_LIMITS[2 * nh + nz]:
@@ -629,4 +632,6 @@ def _supplied_hexes(position: Position, ctx: SupplyContext) -> dict[Hex, int]:
                     nxt.append(state)
         frontier = nxt
         length += 1
-    return {h: n for h, n in out.items() if h not in ctx.enemy_hexes}
+    for h in ctx.enemy_hexes:  # (fewer than the hexes kept: taken out rather than copied around)
+        out.pop(h, None)
+    return out
