@@ -71,5 +71,6 @@ def test_hub_weights_kept_under_the_side_s_stamp_follow_its_units() -> None:
     p.units["ind_10"].hex = Hex.from_label("0305")  # a brigade leaves the Kassala road
     after = hubs.hub_weights(p, Side.ALLIED)
     assert after == hubs._hub_weights(p, Side.ALLIED) and after["Kassala"] < before["Kassala"]
-    after["Kassala"] = 0  # a caller's copy: the kept weights are not changed through it
+    with pytest.raises(TypeError):  # the kept weights are read-only: no caller changes them
+        after["Kassala"] = 0  # type: ignore[index]
     assert hubs.hub_weights(p, Side.ALLIED)["Kassala"] > 0

@@ -13,6 +13,7 @@ per control and turn and costs nothing in a play-out once known.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from weakref import WeakKeyDictionary
 
 from cheren.engine.position import Position
@@ -23,7 +24,13 @@ from cheren.scenario.memo import ScenarioMemo
 from cheren.scenario.models import Side
 
 Key = tuple[Side, frozenset[str], int]
-_LINES: WeakKeyDictionary[Scenario, dict[Key, Mapping[str, int]]] = WeakKeyDictionary()
+
+
+def _no_lines(s: Scenario) -> dict[Key, Mapping[str, int]]:
+    return {}
+
+
+_LINES = ScenarioMemo(_no_lines)
 
 
 class _Board:
@@ -108,7 +115,18 @@ def _board(s: Scenario) -> _Board:
 
 def _edge_epoch(s: Scenario, turn: int) -> int:
     """The turns on which the same red edges are live share one answer (12.2)."""
-    return sum(1 << i for i, e in enumerate(s.map.allied_edges) if s.edge_live(e, turn))
+    epochs = _EPOCHS(s)
+    found = epochs.get(turn)
+    if found is None:
+        found = epochs[turn] = sum(1 << i for i, e in enumerate(s.map.allied_edges) if s.edge_live(e, turn))
+    return found
+
+
+def _no_epochs(s: Scenario) -> dict[int, int]:
+    return {}
+
+
+_EPOCHS = ScenarioMemo(_no_epochs)  # by turn: asked twice in every hub question of every play-out
 
 
 def town_lines(p: Position, side: Side) -> Mapping[str, int]:
@@ -118,7 +136,7 @@ def town_lines(p: Position, side: Side) -> Mapping[str, int]:
     s = p.scenario
     control = frozenset(p.allied_control)
     key = (side, control, _edge_epoch(s, p.turn))
-    cache = _LINES.setdefault(s, {})
+    cache = _LINES(s)
     found = cache.get(key)
     if found is not None:
         return found
@@ -149,20 +167,21 @@ def hexes_of(s: Scenario, bits: int) -> frozenset[Hex]:
     return frozenset(h for h in board.hexes if bits & board.bit[h])
 
 
-def _no_weights(s: Scenario) -> dict[tuple[Side, int, frozenset[str], int], dict[str, int]]:
+def _no_weights(s: Scenario) -> dict[tuple[Side, int, frozenset[str], int], Mapping[str, int]]:
     return {}
 
 
 _WEIGHTS = ScenarioMemo(_no_weights)
 
 
-def hub_weights(p: Position, side: Side) -> dict[str, int]:
+def hub_weights(p: Position, side: Side) -> Mapping[str, int]:
     """For each town: the steps of ``side`` whose supply hangs on it (for an own town, lost if
     the enemy takes it; for an enemy town, regained if ``side`` takes it back).
 
     Kept under what it depends on: ``side``'s units (their change stamp, which no other units
     ever carry), town control and the live red edges; the tactician asks it of both sides in
-    every phase of every play-out, mostly of units that have not changed since."""
+    every phase of every play-out, mostly of units that have not changed since (read it, never
+    change it: it is the kept answer)."""
     s = p.scenario
     key = (side, p.stamp(side), frozenset(p.allied_control), _edge_epoch(s, p.turn))
     cache = _WEIGHTS(s)
@@ -170,8 +189,8 @@ def hub_weights(p: Position, side: Side) -> dict[str, int]:
     if found is None:
         if len(cache) > 4096:
             cache.clear()
-        found = cache[key] = _hub_weights(p, side)
-    return dict(found)
+        found = cache[key] = MappingProxyType(_hub_weights(p, side))  # kept: read, never changed
+    return found
 
 
 def _hub_weights(p: Position, side: Side) -> dict[str, int]:
