@@ -276,6 +276,7 @@ def test_what_ifs_with_the_same_column_stack_and_retreat_share_their_dice_and_st
             p = lab_position(lab, attackers, ["i1", "i2"], blocked, False)
             shared = what_if(p, proposed("0403", attackers), choices=choices)
             combat_whatif._DICE.clear()
+            combat_whatif._RETREATS.clear()
             fresh = what_if(p, proposed("0403", attackers), choices=choices)
             assert shared == fresh and shared.rolls == fresh.rolls and shared.distribution == fresh.distribution
             means = (fresh.expected(lambda o: o.attacker_steps), fresh.expected(lambda o: o.defender_steps),
@@ -285,3 +286,10 @@ def test_what_ifs_with_the_same_column_stack_and_retreat_share_their_dice_and_st
     open_, closed = (what_if(lab_position(lab, attackers, ["i1", "i2"], b, False), proposed("0403", attackers))
                      for b in (False, True))
     assert open_.odds.column == closed.odds.column and open_.rolls != closed.rolls
+    # the stack's retreat is kept under the units' change stamps: a unit moved is a new question
+    p = lab_position(lab, attackers, ["i1", "i2"], False, False)
+    assert what_if(p, proposed("0403", attackers)).can_retreat
+    for uid, where in COVER.items():
+        if uid != "x":
+            p.place(uid, where)
+    assert not what_if(p, proposed("0403", attackers)).can_retreat

@@ -39,12 +39,12 @@ from cheren.engine.rules.combat_sequence import (
     next_step,
 )
 from cheren.engine.rules.optional_rules import push_allowed
-from cheren.engine.rules.retreat import retreat_options
+from cheren.engine.rules.retreat import RetreatOptions, retreat_options
 from cheren.engine.rules.stacking import stack_value
 from cheren.hexes import Hex
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.memo import ScenarioMemo
-from cheren.scenario.models import CombatResult
+from cheren.scenario.models import CombatResult, Side
 
 SIXTH = Fraction(1, 6)
 
@@ -284,7 +284,7 @@ def what_if(
     if refusal is None and attack.air:
         refusal = air_refusal(position, side)
     defenders = defenders_in(position, target, side)
-    options = retreat_options(position, list(defenders), target)
+    options = _retreat_options(position, defenders, target)
     notes = []
     if options.possible and all(_overstacks(position, defenders, h) for h in options.hexes):
         notes.append("every retreat hex would be over-stacked: the steps 3.1 removes there are not counted")
@@ -363,6 +363,27 @@ class _Dice:
             sum((p * o.defender_steps for o, p in distribution.items()), Fraction(0)),
             sum((p for o, p in distribution.items() if o.vacated), Fraction(0)),
         )
+
+
+def _retreat_options(position: Position, defenders: tuple[str, ...], target: Hex) -> RetreatOptions:
+    """:func:`retreat_options` of the whole defending stack, kept under both sides' change stamps
+    (it reads the units and the map only): the same attack asked with and without the air unit,
+    and with fewer units (the tactician's trim), asks it again of an unchanged position."""
+    key = (position.stamp(Side.ALLIED), position.stamp(Side.ITALIAN), target, defenders)
+    kept = _RETREATS(position.scenario)
+    found = kept.get(key)
+    if found is None:
+        if len(kept) > 4096:
+            kept.clear()
+        found = kept[key] = retreat_options(position, list(defenders), target)
+    return found
+
+
+def _no_retreats(s: Scenario) -> dict[Hashable, RetreatOptions]:
+    return {}
+
+
+_RETREATS = ScenarioMemo(_no_retreats)
 
 
 def _no_dice(s: Scenario) -> dict[Hashable, _Dice]:
