@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/bench_bots.py --bots heuristic,heuristic --seeds 1,2,3 --rounds 5
     .venv/bin/python benchmarks/bench_bots.py --baseline cf5a9bd   # the commit to compare with
     .venv/bin/python benchmarks/bench_bots.py --revision 04eb31c --baseline 1019f9d   # two commits
+    .venv/bin/python benchmarks/bench_bots.py --bots planner,planner --warm   # as in a long run
 
 ``--revision`` plays a commit's code in place of this checkout's (both taken out of git), so a
 round of speed work can be measured after main has moved on: rule changes landed since may
@@ -13,8 +14,11 @@ The baseline's code is taken out of git (``git archive``) into a temporary folde
 played in a fresh interpreter, this checkout's and the baseline's one after the other (A B A B),
 so a machine whose speed drifts affects both alike.  Each game reports the processor seconds
 spent in the game itself (imports and loading the scenario left out): on a shared, busy machine
-those are steadier than the wall clock, which the table gives too.  Both must play the very same
-game (the same actions and result), or the bench stops: a speed-up may change no game.
+those are steadier than the wall clock, which the table gives too.  ``--warm`` plays an untimed
+game of another seed first in each process, as a worker of a long run (``cheren simulate``) has:
+the modules a game imports on the way are loaded and the tables kept per scenario are made.
+Both must play the very same game (the same actions and result), or the bench stops: a speed-up
+may change no game.
 
 The speed-up is the baseline's median over this checkout's, per seed, and the median of those.
 """
@@ -44,6 +48,8 @@ except ImportError:  # a revision from before the layer packages (8201a20): cher
 _scenario(None)  # the scenario is loaded once per process: not part of a game
 allied, italian = sys.argv[2].split(",")
 seed = int(sys.argv[3])
+if int(sys.argv[4]):  # --warm: a game of another seed first, as a worker of a long run has played
+    play_game(0, seed + 1000, allied, italian)
 wall, cpu = time.perf_counter(), time.process_time()
 result = play_game(0, seed, allied, italian, keep_log=True)
 cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
@@ -53,9 +59,9 @@ print(json.dumps({"cpu": cpu, "wall": wall, "game": digest, "vp": result.allied_
 """
 
 
-def play(code: Path, bots: str, seed: int) -> dict[str, float | str]:
-    out = subprocess.run([sys.executable, "-c", CHILD, str(code), bots, str(seed)], capture_output=True, text=True,
-                         check=True, cwd=code)
+def play(code: Path, bots: str, seed: int, warm: bool = False) -> dict[str, float | str]:
+    out = subprocess.run([sys.executable, "-c", CHILD, str(code), bots, str(seed), str(int(warm))],
+                         capture_output=True, text=True, check=True, cwd=code)
     found: dict[str, float | str] = json.loads(out.stdout.strip().splitlines()[-1])
     return found
 
@@ -74,6 +80,9 @@ def main() -> None:
     parser.add_argument("--seeds", default="5,6,7", help="comma-separated game seeds")
     parser.add_argument("--rounds", type=int, default=3, help="games per seed and side (median taken)")
     parser.add_argument("--revision", default=None, help="play this git revision instead of this checkout")
+    parser.add_argument("--warm", action="store_true",
+                        help="play a game of another seed (seed + 1000) first in each process, untimed: a game as "
+                             "it costs in a long run, its modules imported and the tables kept per scenario made")
     args = parser.parse_args()
     seeds = [int(x) for x in args.seeds.split(",")]
     with tempfile.TemporaryDirectory(prefix="cheren-baseline-") as tmp:
@@ -83,9 +92,10 @@ def main() -> None:
         for _ in range(args.rounds):
             for seed in seeds:
                 for label, code in (("new", here), ("baseline", base)):
-                    runs.setdefault((label, seed), []).append(play(code, args.bots, seed))
+                    runs.setdefault((label, seed), []).append(play(code, args.bots, seed, args.warm))
     this = "this checkout" if args.revision is None else args.revision
-    print(f"{args.bots.replace(',', ' vs ')}, {args.rounds} rounds, {this} against {args.baseline}\n")
+    warm = ", each after an untimed game of another seed" if args.warm else ""
+    print(f"{args.bots.replace(',', ' vs ')}, {args.rounds} rounds, {this} against {args.baseline}{warm}\n")
     print("| seed | Allied VP | this checkout (cpu s) | baseline (cpu s) | speed-up | wall s (this / baseline) |")
     print("|---|---|---|---|---|---|")
     ups = []
