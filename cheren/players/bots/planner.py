@@ -40,7 +40,7 @@ from cheren.engine.actions import Action, EndPhase, Move, PlayChit
 from cheren.engine.game import Game
 from cheren.engine.position import Position, Status, chit_key
 from cheren.engine.rules.movement import MoveOptions, immobile_reason, reachable
-from cheren.engine.rules.supply import supplied_view
+from cheren.engine.rules.supply import supplied_at, supply_context
 from cheren.hexes import Hex
 from cheren.players.bots.base import Choice
 from cheren.players.bots.heuristic import MoveScores
@@ -82,13 +82,15 @@ def value(position: Position, side: Side) -> tuple[float, int, int, int]:
     vp = position.allied_vp()
     ours = theirs = marked = 0
     risk = 0.0
-    supplied = {s: supplied_view(position, s)[1] for s in Side}  # kept by the engine: read, not copied
+    # whether each unit's hex is one its side could draw supply in (12.0-12.2), asked of the
+    # units' hexes alone rather than of the whole map (supplied_hexes answers the same)
+    contexts = {s: supply_context(position, s) for s in Side}
     air = {uid for uid, d in position.scenario.units.items() if d.type.air}
     for uid, unit in position.units.items():
         if unit.hex is None or unit.status is not Status.MAP or uid in air:
             continue
         left = position.steps_left(uid)
-        bad = (unit.supply is not None) + (unit.hex not in supplied[unit.side])
+        bad = (unit.supply is not None) + (not supplied_at(contexts[unit.side], unit.hex))
         if unit.side is side:
             ours += left
             marked += unit.supply is not None
