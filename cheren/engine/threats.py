@@ -27,7 +27,7 @@ from cheren.engine.rules.combat_eligibility import air_refusal, air_unit, attack
 from cheren.engine.rules.combat_odds import Odds, compute_odds
 from cheren.engine.rules.movement import immobile_reason, reachable
 from cheren.engine.rules.stacking import stack_value
-from cheren.engine.rules.supply import check_side, closing, supply_context, unit_supply
+from cheren.engine.rules.supply import check_side, closing, supplied_at, supply_context, unit_supply
 from cheren.hexes import Hex
 from cheren.scenario.models import Phase, Side
 
@@ -245,8 +245,13 @@ def supply_cuts(
             near_of[x] = near_of.get(x, 0) | b
     near = set(near_of)
 
-    def units(mask: int) -> list[str]:
-        return [uid for i, uid in enumerate(order) if mask >> i & 1]
+    # A unit near a line traces one itself (the air unit and a native in its village have none),
+    # so whether it can draw supply on a context is whether its hex can: asked without a trace.
+    at: list[Hex] = []
+    for uid in order:
+        where = position.units[uid].hex
+        assert where is not None  # check_side traces the units on the map
+        at.append(where)
 
     out: dict[str, SupplyCut] = {}
     gone = 0  # the units in ``out``
@@ -272,13 +277,13 @@ def supply_cuts(
                 closed = closing(ctx, h, zoc_of(h) if projects else ())
                 could = suspects[h, projects] = sum(
                     1 << i for i, uid in enumerate(order)
-                    if near_of[h] >> i & 1 and not unit_supply(position, uid, context=closed, explain=False).supplied)
+                    if near_of[h] >> i & 1 and not supplied_at(closed, at[i]))
             mask &= could
             if not mask:
                 continue
             trial.units[by].hex = h
             trial_ctx = supply_context(trial, side)  # the quick check; the reasons only for a cut found
-            cut = [uid for uid in units(mask) if not unit_supply(trial, uid, context=trial_ctx, explain=False).supplied]
+            cut = [uid for i, uid in enumerate(order) if mask >> i & 1 and not supplied_at(trial_ctx, at[i])]
             if not cut:
                 continue
             for uid in cut:
