@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from fractions import Fraction
 from types import MappingProxyType
 from weakref import WeakKeyDictionary
@@ -46,7 +47,7 @@ from cheren.engine.actions import (
 )
 from cheren.engine.combat_whatif import WhatIf, proposed, what_if
 from cheren.engine.game import Game
-from cheren.engine.position import Position, Status, chit_key
+from cheren.engine.position import Position, chit_key
 from cheren.engine.registry import Decision
 from cheren.engine.rules.combat_eligibility import air_refusal, air_unit, unit_refusal
 from cheren.engine.rules.combat_odds import defenders_in
@@ -356,7 +357,7 @@ class HeuristicBot:
         return stack_value(p, to, side) + extra <= p.scenario.hexes[to].stack_limit
 
     def _guard_score(
-        self, p: Position, side: Side, m: Move, enemy_near: set[Hex], stacks: dict[Hex, list[str]]
+        self, p: Position, side: Side, m: Move, enemy_near: AbstractSet[Hex], stacks: dict[Hex, list[str]]
     ) -> float:
         town = p.scenario.towns_by_hex.get(m.to)
         if town is None or p.controller(town.name) is not side or m.to in stacks:
@@ -364,8 +365,9 @@ class HeuristicBot:
         return float(town.vp) + (1.0 if _near(m.to, enemy_near) else 0.0)
 
     @staticmethod
-    def _enemy_hexes(p: Position, side: Side) -> set[Hex]:
-        return {u.hex for u in p.units.values() if u.side is not side and u.status is Status.MAP and u.hex is not None}
+    def _enemy_hexes(p: Position, side: Side) -> frozenset[Hex]:
+        """The hexes holding enemy units (kept by the position under the enemy's change stamp)."""
+        return p.occupied(side.enemy)
 
 
 class MoveScores:
@@ -390,7 +392,7 @@ class MoveScores:
 
 def move_gains(
     p: Position, side: Side, m: Move, here: Hex, drew: bool, marked: bool, supplied: Mapping[Hex, int],
-    reaction: bool, enemy_near: set[Hex],
+    reaction: bool, enemy_near: AbstractSet[Hex],
 ) -> list[str]:
     """What a move gains, in words (the parts of its score that count): a town taken or guarded,
     a town come closer, supply kept or found again.  Said for the move chosen only."""
@@ -451,7 +453,7 @@ def attack_value_bound(p: Position, target: Hex, side: Side) -> float:
     return attack_value(p, target, Fraction(steps), Fraction(0), Fraction(1))
 
 
-def _near(h: Hex, hexes: set[Hex]) -> bool:
+def _near(h: Hex, hexes: AbstractSet[Hex]) -> bool:
     return any(n in hexes for n in h.neighbours())
 
 
