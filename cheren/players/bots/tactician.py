@@ -208,7 +208,7 @@ class TacticianBot(HeuristicBot):
                 keep[h] = HUB_GUARD * weight
         self._keep = keep
         free_prizes = {h for h in prizes if not p.units_at(h)}
-        units: dict[str, tuple[Hex, float, bool, int, int, bool, float, float, int]] = {}
+        units: dict[str, tuple[Hex, float, bool, int, int, bool, float, float]] = {}
         tie_break, rnd = self.tie_break, self.rng.random
         pull_of = self.pull
         adjacent = s.adjacent
@@ -226,23 +226,19 @@ class TacticianBot(HeuristicBot):
             if unit is None:
                 here = p.units[m.unit].hex
                 assert here is not None
-                # the last: how far the nearest empty enemy town is (a path is never shorter than
-                # the distance to any hex on it, so a shorter path passes through none of them)
                 unit = (here, field_get(here, 0.0), here in supplied, s.units[m.unit].stack, p.strength(m.unit),
                         p.units[m.unit].supply is not None, 10.0 if ours_get(here, 0) > limits[here] else 0.0,
-                        keep.get(here, 0.0) if len(p.units_at(here)) == 1 else 0.0,
-                        min((here.distance(h) for h in free_prizes), default=1000))
+                        keep.get(here, 0.0) if len(p.units_at(here)) == 1 else 0.0)
                 units[m.unit] = unit
             path = m.path
             to = path[-1]
-            passes = len(path) >= unit[8] and not free_prizes.isdisjoint(path)
-            if quiet and to not in towns_by_hex and not unit[6] and not passes:
+            if quiet and to not in towns_by_hex and not unit[6] and (not free_prizes or free_prizes.isdisjoint(path)):
                 if tie_break:
                     rnd()
                 continue
             town: Hex | None = to if to in prizes else None
             # a town the path passes through is taken too (2.1); ``to`` is none of them here
-            if town is None and passes:
+            if town is None and free_prizes and not free_prizes.isdisjoint(path):
                 town = next((h for h in path[:-1] if h in free_prizes), None)
             prize = prizes[town] if town is not None else 0.0
             if reaction:
