@@ -17,6 +17,7 @@ from cheren.engine.rules.supply import (
     can_draw_supply,
     check_side,
     line_limit,
+    supplied_at,
     supplied_hexes,
     supply_context,
     unit_supply,
@@ -495,7 +496,7 @@ def test_12_0_supplied_hexes_agree_with_tracing_every_hex(tmp_path: Path) -> Non
                 if h in ctx.enemy_hexes:
                     continue
                 trace = can_draw_supply(p, side, h, context=ctx, explain=False)
-                assert trace.supplied == (h in hexes), (side, h.label)
+                assert trace.supplied == (h in hexes) == supplied_at(ctx, h), (side, h.label)
                 if trace.supplied:
                     assert len(trace.line) == hexes[h], (side, h.label)
 

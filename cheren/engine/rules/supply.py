@@ -339,7 +339,42 @@ def supplied_at(ctx: SupplyContext, origin: Hex) -> bool:
     """``trace_from(ctx, origin, ...).supplied`` without making the trace (the Supply phase asks
     it of every unit and empty town, and needs the line only to tell it)."""
     return (origin in ctx.edges or origin in ctx.sources or origin in ctx.network or origin in ctx.touch
-            or _search_line(ctx, origin) is not None)
+            or _line_exists(ctx, origin))
+
+
+def _line_exists(ctx: SupplyContext, origin: Hex) -> bool:
+    """``_search_line(ctx, origin) is not None`` without the line: the same search over (hex,
+    hill entered, ZoC entered), with no parents kept and no state kept where the line may go no
+    further (the Supply phase, the threat map and the planner ask it of many units)."""
+    s = ctx.scenario
+    adjacent = s.adjacent
+    closed = ctx.line_closed()
+    hills = _static(s).hills
+    zoc = ctx.zoc
+    network = ctx.network
+    seen: set[tuple[Hex, bool, bool]] = set()
+    frontier = [(origin, False, False)]
+    for depth in range(1, MAX_LINE + 1):
+        nxt = []
+        for h, hill, inzoc in frontier:
+            for n in adjacent.get(h, ()):
+                if n in closed or n == origin:
+                    continue
+                nh = hill or n in hills
+                nz = inzoc or n in zoc
+                limit = _LINE_LIMITS[2 * nh + nz]
+                if depth > limit:
+                    continue
+                if n in network:
+                    return True
+                if depth == limit:
+                    continue  # a line that has gone as far as it may: nothing follows it
+                state = (n, nh, nz)
+                if state not in seen:
+                    seen.add(state)
+                    nxt.append(state)
+        frontier = nxt
+    return False
 
 
 def _limit_why(ctx: SupplyContext, hill: Hex | None, zoc: Hex | None) -> str:
