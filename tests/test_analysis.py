@@ -18,7 +18,7 @@ from cheren.engine.opening import initial_position
 from cheren.engine.position import Position, Status
 from cheren.engine.rules.combat_odds import compute_odds
 from cheren.engine.rules.supply import check_side
-from cheren.engine.threats import threats
+from cheren.engine.threats import supply_cuts, threats
 from cheren.files import load_position
 from cheren.scenario import Phase, Side
 from cheren.study.analysis.evaluate import compare, evaluate, wilson
@@ -70,6 +70,26 @@ def test_threat_a_supply_line_the_enemy_can_cut_through_one_hex(tmp_path: Path) 
     after = p.copy()
     after.units["i"].hex = cut.at
     assert not check_side(after, Side.ALLIED)["a"].supplied
+
+
+def test_supply_cuts_count_what_the_enemy_unit_opens_by_leaving_its_hex(tmp_path: Path) -> None:
+    """Two roads from the red edge to the Allied unit; the Italian cavalry's ZoC closes the lower
+    one.  On the upper road alone it cuts nothing (leaving, it opens the lower road again); only
+    between the roads, where its ZoC closes both, does it cut.  With a second Italian unit left
+    behind in its hex, the upper road is a cut too."""
+    terrain = ["MMMMMMMM", "........", "........", "........", "........"]
+    edge = {"name": "West", "hexes": ["0102", "0104"], "first_turn": 1, "last_turn": 12}
+    s = board(tmp_path, terrain, [allied("a", mp=4), italian("i", mp=6), italian("j", mp=1)],
+              roads=[["0102", "0202", "0302", "0402", "0502", "0602", "0702", "0802"],
+                     ["0104", "0204", "0304", "0404", "0504", "0604", "0704", "0804"]],
+              allied_edges=[edge])
+    alone = position(s, {"a": "0803", "i": "0405"})
+    cuts = {c.at.label for c in supply_cuts(alone, Side.ALLIED, every=True)}
+    assert "0403" in cuts and not cuts & {"0202", "0402", "0602"}
+    _same_cuts_as_checking_every_move(alone)
+    stacked = position(s, {"a": "0803", "i": "0405", "j": "0405"})
+    assert {"0202", "0402", "0602"} <= {c.at.label for c in supply_cuts(stacked, Side.ALLIED, every=True)}
+    _same_cuts_as_checking_every_move(stacked)
 
 
 def test_the_report_on_the_opening_position() -> None:

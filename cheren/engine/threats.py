@@ -266,6 +266,9 @@ def supply_cuts(
     for by, hexes in sorted(reach.items()):
         start = position.units[by].hex
         projects = _projects(position, by)
+        # Another unit with a ZoC that stays in the hex it leaves keeps the hex and its ZoC
+        # closed: the moved position closes just what the check with one more unit did.
+        stays = start is not None and any(o != by and _projects(position, o) for o in position.units_at(start))
         for h in sorted(hexes & near):
             if h == start:
                 continue
@@ -282,8 +285,11 @@ def supply_cuts(
             if not mask:
                 continue
             trial.units[by].hex = h
-            trial_ctx = supply_context(trial, side)  # the quick check; the reasons only for a cut found
-            cut = [uid for i, uid in enumerate(order) if mask >> i & 1 and not supplied_at(trial_ctx, at[i])]
+            if stays:
+                cut = [uid for i, uid in enumerate(order) if mask >> i & 1]
+            else:
+                trial_ctx = supply_context(trial, side)  # the quick check; the reasons only for a cut found
+                cut = [uid for i, uid in enumerate(order) if mask >> i & 1 and not supplied_at(trial_ctx, at[i])]
             if not cut:
                 continue
             for uid in cut:
