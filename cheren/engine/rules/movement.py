@@ -290,6 +290,8 @@ class _Network:
     index: dict[Hex, int]
     steps: tuple[tuple[Steps, ...], tuple[Steps, ...]]
     positive: bool  # every move costs at least one tick (what the bucket search relies on)
+    # each hex as a path of one hex: a path is its parent's plus this, with no tuple made for it
+    singles: tuple[tuple[Hex], ...] = ()
     terrain: dict[tuple[int, int, frozenset[Hex]], tuple[object, object, list[int], list[bool]]] = field(
         default_factory=dict
     )
@@ -398,7 +400,7 @@ def _build_network(s: Scenario) -> _Network:
     costs = [e.ticks for edges in graph.edges.values() for e in edges if e.ticks >= 0]
     costs += [e.off_road_ticks - (graph.river_ticks if e.river else 0) for edges in graph.edges.values()
               for e in edges if e.ticks >= 0]
-    return _Network(hexes, index, (variants[0], variants[1]), min(costs, default=1) > 0)
+    return _Network(hexes, index, (variants[0], variants[1]), min(costs, default=1) > 0, tuple((h,) for h in hexes))
 
 
 _NETWORKS = ScenarioMemo(_build_network)
@@ -499,9 +501,9 @@ def _search_network(
         return previous
     best = [limit] * len(net.hexes)
     best[origin] = 0
-    parent: dict[int, int] = {}
+    parent = [0] * len(best)  # stored into faster than a dict (and dropped after the search)
     found: list[int] = []  # in the order first reached
-    hexes = net.hexes
+    singles = net.singles
     paths: dict[int, tuple[Hex, ...]] = {origin: ()}  # made as each hex is settled: its parent's is made
     buckets: list[list[int]] = [[] for _ in range(limit)]
     # Every move costs at least a tick (net.positive), so the start is the only hex of bucket 0
@@ -522,7 +524,7 @@ def _search_network(
         for h in bucket:
             if best[h] != spent:
                 continue  # reached more cheaply since
-            paths[h] = paths[parent[h]] + (hexes[h],)
+            paths[h] = paths[parent[h]] + singles[h]
             if stop[h]:
                 continue  # 4.0: stop on entering a hard ZoC (or a Roadblock)
             for j, cost in steps[h]:
