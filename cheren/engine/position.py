@@ -314,8 +314,11 @@ class Position:
         stamp = t.side_stamps[side]
         found = t.occupied.get(side)
         if found is None or found[0] != stamp:
-            units = self.units
-            hexes = frozenset(h for h, ids in t.at.items() if any(units[u].side is side for u in ids))
+            # one pass over the units (what the index holds: units on the map, with a hex), not a
+            # generator per stack: asked again after every change of the side's units
+            on_map = Status.MAP
+            hexes = frozenset([u.hex for u in self.units.values()
+                               if u.side is side and u.status is on_map and u.hex is not None])
             found = t.occupied[side] = (stamp, hexes)
         return found[1]
 
