@@ -11,7 +11,7 @@ with :class:`RemoveStep`, a retreat with :class:`Retreat`, the other combat deci
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -294,31 +294,53 @@ MAX_ITEMS = 64  # hexes in a path, units in a list
 MAX_COORD = 10_000  # hexes far off any map are refused, not walked
 
 
+def _hex_ok(v: object) -> bool:
+    return (isinstance(v, Hex) and type(v.q) is int and type(v.r) is int
+            and abs(v.q) <= MAX_COORD and abs(v.r) <= MAX_COORD)
+
+
+def _text_ok(value: object) -> bool:
+    return isinstance(value, str) and len(value) <= MAX_TEXT
+
+
+def _bool_ok(value: object) -> bool:
+    return type(value) is bool
+
+
+def _hexes_ok(value: object) -> bool:
+    if not isinstance(value, tuple) or len(value) > MAX_ITEMS:
+        return False
+    for v in value:  # _hex_ok inlined: the gate checks every hex of every move's path
+        if not isinstance(v, Hex):
+            return False
+        q, r = v.q, v.r
+        if type(q) is not int or type(r) is not int:
+            return False
+        if not -MAX_COORD <= q <= MAX_COORD or not -MAX_COORD <= r <= MAX_COORD:
+            return False
+    return True
+
+
+def _texts_ok(value: object) -> bool:
+    return isinstance(value, tuple) and len(value) <= MAX_ITEMS and all(_text_ok(v) for v in value)
+
+
+# what each field annotation admits, and how a refusal words it
+_FIELD_CHECKS: dict[str, tuple[Callable[[object], bool], str]] = {
+    "str": (_text_ok, f"a text of at most {MAX_TEXT} characters"),
+    "bool": (_bool_ok, "true or false"),
+    "Hex": (_hex_ok, "a hex"),
+    "tuple[Hex, ...]": (_hexes_ok, f"a list of at most {MAX_ITEMS} hexes"),
+    "tuple[str, ...]": (_texts_ok, f"a list of at most {MAX_ITEMS} names"),
+}
+
+
 def field_problem(kind: str, name: str, annotation: str, value: object) -> str | None:
     """Why ``value`` cannot stand in the field ``name`` of an action (by its annotation), or None."""
-    def hex_ok(v: object) -> bool:
-        return (isinstance(v, Hex) and type(v.q) is int and type(v.r) is int
-                and abs(v.q) <= MAX_COORD and abs(v.r) <= MAX_COORD)
-
-    if annotation == "str":
-        ok = isinstance(value, str) and len(value) <= MAX_TEXT
-        want = f"a text of at most {MAX_TEXT} characters"
-    elif annotation == "bool":
-        ok = type(value) is bool
-        want = "true or false"
-    elif annotation == "Hex":
-        ok = hex_ok(value)
-        want = "a hex"
-    elif annotation == "tuple[Hex, ...]":
-        ok = isinstance(value, tuple) and len(value) <= MAX_ITEMS and all(hex_ok(v) for v in value)
-        want = f"a list of at most {MAX_ITEMS} hexes"
-    elif annotation == "tuple[str, ...]":
-        ok = isinstance(value, tuple) and len(value) <= MAX_ITEMS and all(
-            isinstance(v, str) and len(v) <= MAX_TEXT for v in value)
-        want = f"a list of at most {MAX_ITEMS} names"
-    else:
+    check = _FIELD_CHECKS.get(annotation)
+    if check is None or check[0](value):
         return None
-    return None if ok else f"{kind}: {name} must be {want}"
+    return f"{kind}: {name} must be {check[1]}"
 
 
 def shape_problem(action: object) -> str | None:
@@ -328,16 +350,17 @@ def shape_problem(action: object) -> str | None:
         return f"{type(action).__name__} is not an action"
     shape = _SHAPES.get(type(action))
     if shape is None:
-        shape = _SHAPES[type(action)] = tuple((f.name, str(f.type)) for f in fields(action))
-    kind = action.kind
-    for name, annotation in shape:
-        problem = field_problem(kind, name, annotation, getattr(action, name))
-        if problem is not None:
-            return problem
+        # each field's check found once per action type (the gate asks before every action)
+        shape = _SHAPES[type(action)] = tuple(
+            (f.name, str(f.type), _FIELD_CHECKS[str(f.type)][0]) for f in fields(action)
+            if str(f.type) in _FIELD_CHECKS)
+    for name, annotation, ok in shape:
+        if not ok(getattr(action, name)):
+            return field_problem(action.kind, name, annotation, getattr(action, name))
     return None
 
 
-_SHAPES: dict[type[Action], tuple[tuple[str, str], ...]] = {}  # each action type's fields and their types
+_SHAPES: dict[type[Action], tuple[tuple[str, str, Callable[[object], bool]], ...]] = {}  # each type's checked fields
 
 
 def action_from_json(data: Any) -> Action:
