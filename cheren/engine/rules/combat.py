@@ -248,6 +248,23 @@ def legal_actions(game: GameState) -> list[Action]:
         else p.occupied(side.enemy)
     )
     adjacent = p.scenario.adjacent
+    if not ranged:
+        # a unit's Commits depend only on the unit and the enemy's units (unit_refusal): kept under
+        # their change stamps, since every Commit, Uncommit and air unit laid lists them all again
+        kept = _kept_commits(game)
+        enemy_stamp = p.stamp(side.enemy)
+        for uid, unit in p.units.items():
+            if unit.side is not side or unit.status is not Status.MAP or unit.hex is None or uid in busy:
+                continue
+            key = (uid, p.unit_stamp(uid), enemy_stamp)
+            commits = kept.get(key)
+            if commits is None:
+                if len(kept) > 4096:
+                    kept.clear()
+                commits = kept[key] = [Commit(uid, n) for n in adjacent[unit.hex]
+                                       if n in enemy_hexes and unit_refusal(p, uid, n) is None]
+            out += commits
+        return out
     for uid, unit in p.units.items():
         if unit.side is not side or unit.status is not Status.MAP or unit.hex is None or uid in busy:
             continue
@@ -259,6 +276,17 @@ def legal_actions(game: GameState) -> list[Action]:
             if n in enemy_hexes and unit_refusal(p, uid, n) is None:
                 out.append(Commit(uid, n))
     return out
+
+
+def _kept_commits(game: GameState) -> dict[tuple[str, int, int], list[Action]]:
+    """The game's Commits by (unit, its stamp, the enemy's stamp), for this scenario (a game's
+    caches may be shared with others, see Game; stamps are never issued twice)."""
+    s = game.position.scenario
+    found = game.caches.get("commits")
+    if found is None or found[0] is not s:
+        found = game.caches["commits"] = (s, {})
+    kept: dict[tuple[str, int, int], list[Action]] = found[1]
+    return kept
 
 
 def unresolved(game: GameState) -> Refusal | None:

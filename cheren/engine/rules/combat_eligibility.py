@@ -11,6 +11,8 @@ from cheren.engine.registry import Refusal
 from cheren.engine.rules.combat_odds import defenders_in
 from cheren.engine.rules.optional_rules import in_artillery_range
 from cheren.hexes import Hex
+from cheren.scenario.compiled import Scenario
+from cheren.scenario.memo import ScenarioMemo
 from cheren.scenario.models import Side
 
 MOUNTAIN_MP = 6  # 11.0: the movement value a unit needs to attack a mountain hex
@@ -97,10 +99,18 @@ def attack_refusal(
 
 def air_unit(position: Position, side: Side) -> str | None:
     """The side's air support unit, if its counter sheet has one (11.3)."""
-    for uid, d in position.scenario.units.items():
-        if d.type.air and position.units[uid].side is side:
+    for uid in _AIR_UNITS(position.scenario):
+        if position.units[uid].side is side:
             return uid
     return None
+
+
+def _air_units(s: Scenario) -> tuple[str, ...]:
+    """The scenario's air units, in its order (the combat listing asks after every action)."""
+    return tuple(uid for uid, d in s.units.items() if d.type.air)
+
+
+_AIR_UNITS = ScenarioMemo(_air_units)
 
 
 def air_refusal(position: Position, side: Side, used: bool = False, placed_on: Hex | None = None) -> Refusal | None:
