@@ -42,7 +42,11 @@ def in_window(chit: Chit, phase: Phase, side: Side, phasing: Side) -> bool:
 
 
 def _state(game: GameState) -> dict[str, Any]:
-    state: dict[str, Any] = game.flow.extra.setdefault("chits", {"kinds": [], "played_by": {}, "effects": {}})
+    # looked up before it is made: setdefault would build the empty state (three containers)
+    # on every call, and every unit's move options ask for it
+    state: dict[str, Any] | None = game.flow.extra.get("chits")
+    if state is None:
+        state = game.flow.extra["chits"] = {"kinds": [], "played_by": {}, "effects": {}}
     return state
 
 
