@@ -44,16 +44,26 @@ def zoc_map(position: Position, side: Side) -> dict[Hex, Zoc]:
     return found
 
 
+def _stack_values(s: Scenario) -> dict[str, int | None]:
+    """Each unit's stacking value, None for an air unit (it projects no ZoC): read from the unit
+    definitions once, not for every unit of every map."""
+    return {uid: None if d.type.air else d.stack for uid, d in s.units.items()}
+
+
+_STACK_VALUES = ScenarioMemo(_stack_values)
+
+
 def _zoc_map(position: Position, side: Side) -> dict[Hex, Zoc]:
     s = position.scenario
-    units = s.units
+    values = _STACK_VALUES(s)
     stack_value: dict[Hex, int] = {}
-    for unit in position.units.values():
+    no_supply, on_map = Supply.NO, Status.MAP
+    for uid, unit in position.units.items():
         h = unit.hex
-        if unit.side is side and h is not None and unit.supply is not Supply.NO and unit.status is Status.MAP:
-            d = units[unit.id]
-            if not d.type.air:
-                stack_value[h] = stack_value.get(h, 0) + d.stack
+        if unit.side is side and h is not None and unit.supply is not no_supply and unit.status is on_map:
+            value = values[uid]
+            if value is not None:
+                stack_value[h] = stack_value.get(h, 0) + value
     out: dict[Hex, Zoc] = {}
     mountains = s.mountains
     adjacent = s.adjacent
