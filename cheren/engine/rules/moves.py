@@ -235,7 +235,7 @@ def _apply_move(game: GameState, action: Move) -> None:
         r = reach.get(action.to) if reach is not None else None
     options = None
     if r is not None and r.path == action.path:
-        cost, stops = r.cost, r.stops
+        cost, stops = move_graph(p.scenario).mp(r.ticks), r.stops  # Reach.cost makes a new Fraction
     else:
         if walk is not None:
             cost, options = walk[4], walk[5]
