@@ -281,9 +281,12 @@ class Rulebook:
     def hooks_key(self, game: GameState) -> Hashable | None:
         """Everything the move-option and exploitation hooks depend on now, or None when some
         hook did not say (then nothing may be cached on them)."""
-        if self.hook_keys is None:
+        keys = self.hook_keys
+        if keys is None:
             return None
-        return tuple([key(game) for key in self.hook_keys])
+        if len(keys) == 1:  # the game's rulebook: asked before every reach and every move's check
+            return (keys[0](game),)
+        return tuple([key(game) for key in keys])
 
     def listed(self, game: GameState) -> list[Action]:
         """What ``legal_actions`` give together, in their order (``+=`` copies a list whole, where

@@ -276,9 +276,14 @@ def effects_key(game: GameState) -> Hashable:
     effects of the phase and the bridges blown this turn (the game caches reach under it)."""
     state = game.flow.extra.get("chits")
     effects = state["effects"] if state else None
-    moving = tuple(repr(effects[k]) for k in MOVE_EFFECTS if k in effects) if effects else ()
     blown = game.flow.turn_extra.get("blown_bridges")
+    if not effects and not blown:
+        return _NO_EFFECTS  # most of a game: one shared value, nothing made
+    moving = tuple(repr(effects[k]) for k in MOVE_EFFECTS if k in effects) if effects else ()
     return moving, tuple(blown) if blown else ()
+
+
+_NO_EFFECTS: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
 
 # -- windows for the player who is not acting ---------------------------------------------------
