@@ -291,7 +291,7 @@ class _Network:
     steps: tuple[tuple[Steps, ...], tuple[Steps, ...]]
     positive: bool  # every move costs at least one tick (what the bucket search relies on)
     # each hex as a path of one hex: a path is its parent's plus this, with no tuple made for it
-    singles: tuple[tuple[Hex], ...] = ()
+    singles: tuple[tuple[Hex], ...]
     terrain: dict[tuple[int, int, frozenset[Hex]], tuple[object, object, list[int], list[bool]]] = field(
         default_factory=dict
     )
