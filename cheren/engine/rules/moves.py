@@ -284,6 +284,10 @@ def legal_moves(game: GameState) -> list[Action]:
     kept = moves.phase_moves[1]
     moved = game.flow.moved
     reaction = phase is Phase.REACTION
+    # 10.0's allowance as allowance_refusal judges it, without wording a refusal for every unit
+    # over it (the reaction moves are listed again after each one)
+    room = game.flow.extra.get("reaction_limit", REACTION_LIMIT) - game.flow.reaction_used if reaction else 0
+    definitions = game.scenario.units
     unit_stamp = p.unit_stamp
     on_map = Status.MAP
     out: list[Action] = []
@@ -294,7 +298,7 @@ def legal_moves(game: GameState) -> list[Action]:
         entry = kept.get(uid)
         if entry is None or entry[0] != stamp:
             entry = kept[uid] = (stamp, _unit_moves(game, uid, hooks) if may_move(game, uid, allowance=False) else [])
-        if entry[1] and (not reaction or allowance_refusal(game, uid) is None):
+        if entry[1] and (not reaction or definitions[uid].stack <= room):
             out += entry[1]
     return out
 
