@@ -110,6 +110,7 @@ def playable(game: GameState, side: Side) -> list[PlayChit]:
     seen: set[str] = set()
     windows = _WINDOWS(s)
     now = (p.phase, "phasing" if side is p.side else "non_phasing")  # in_window's question, asked of a set
+    made = _made_plays(game)
     for instance in p.chits.hands[side]:
         key = chit_key(instance)
         if key in seen:
@@ -117,8 +118,22 @@ def playable(game: GameState, side: Side) -> list[PlayChit]:
         seen.add(key)
         if key in state["kinds"] or now not in windows[key]:
             continue
-        out += [PlayChit(instance, unit, target) for unit, target in _targets(game, side, s.chits[key])]
+        for unit, target in _targets(game, side, s.chits[key]):
+            found = made.get((instance, unit, target))
+            if found is None:
+                found = made[instance, unit, target] = PlayChit(instance, unit, target)
+            out.append(found)
     return out
+
+
+def _made_plays(game: GameState) -> dict[tuple[str, str, str], PlayChit]:
+    """The PlayChit actions made so far in this game, by their fields: a chit held for a whole
+    phase is offered again for every unit after every action, and an action is immutable, so
+    the same one is handed out again rather than made (a frozen dataclass is slow to make)."""
+    found: dict[tuple[str, str, str], PlayChit] | None = game.caches.get("chit_plays")
+    if found is None:
+        found = game.caches["chit_plays"] = {}
+    return found
 
 
 def _chit_windows(s: Scenario) -> dict[str, frozenset[tuple[Phase, str]]]:
