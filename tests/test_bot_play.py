@@ -16,7 +16,7 @@ from cheren.engine.actions import Attack, EndPhase, Move, PlayChit
 from cheren.engine.game import Game
 from cheren.engine.position import Supply
 from cheren.engine.rules.stacking import overstacked
-from cheren.engine.rules.supply import supplied_hexes
+from cheren.engine.rules.supply_hexes import supplied_hexes
 from cheren.players.bots import HeuristicBot
 from cheren.players.views import SideSeat
 from cheren.scenario import Phase, Side, load_scenario

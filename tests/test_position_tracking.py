@@ -112,7 +112,8 @@ def test_a_flow_copy_copies_the_combat_state_it_holds() -> None:
 
 
 def test_cached_zoc_and_supply_maps_agree_with_fresh_ones_through_play() -> None:
-    from cheren.engine.rules.supply import supplied_hexes, supply_context
+    from cheren.engine.rules.supply import supply_context
+    from cheren.engine.rules.supply_hexes import supplied_hexes
     from cheren.engine.rules.zoc import _zoc_map, zoc_map
 
     game = Game(load_scenario(), seed=13)

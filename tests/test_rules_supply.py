@@ -18,10 +18,10 @@ from cheren.engine.rules.supply import (
     check_side,
     line_limit,
     supplied_at,
-    supplied_hexes,
     supply_context,
     unit_supply,
 )
+from cheren.engine.rules.supply_hexes import supplied_hexes
 from cheren.engine.rules.supply_phase import marker_after, town_control_changes
 from cheren.engine.rules.victory import victory_summary
 from cheren.engine.rules.zoc import zoc_map

@@ -156,7 +156,7 @@ class MapOverlays:
         return out
 
     def _supply_map(self, side: Side) -> list[Overlay]:
-        from cheren.engine.rules.supply import supplied_hexes
+        from cheren.engine.rules.supply_hexes import supplied_hexes
 
         hexes = supplied_hexes(self.board.position, side)
         colour = "#2f6b2a" if side is Side.ITALIAN else "#b0231b"

@@ -129,7 +129,8 @@ def supply_overlay(position: Position, side: Side) -> Overlay:
     """Every hex where a unit of ``side`` could draw supply now (12.0-12.2), labelled with the
     length of the supply line it would need: S on a source, E on a live red edge (12.2), R on
     the road/track network that leads to a source, 1-3 for a line of that many hexes."""
-    from cheren.engine.rules.supply import supplied_hexes, supply_context
+    from cheren.engine.rules.supply import supply_context
+    from cheren.engine.rules.supply_hexes import supplied_hexes
 
     ctx = supply_context(position, side)
     labels: dict[Hex, str | None] = {}

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -51,7 +51,7 @@ def line_limit(hill: bool, zoc: bool) -> int:
 
 
 # line_limit as a table, by 2 * hill + zoc (the line search asks it of every hex it looks at)
-_LINE_LIMITS = tuple(line_limit(hill, zoc) for hill in (False, True) for zoc in (False, True))
+LINE_LIMITS = tuple(line_limit(hill, zoc) for hill in (False, True) for zoc in (False, True))
 
 
 # -- the static part of the map: road/track adjacency and hills, once per scenario ---------------
@@ -71,6 +71,11 @@ class _Static:
 
 def _static(s: Scenario) -> _Static:
     return _STATIC(s)
+
+
+def hill_hexes(s: Scenario) -> frozenset[Hex]:
+    """The hill hexes, which shorten a supply line (12.0)."""
+    return _STATIC(s).hills
 
 
 def _build_static(s: Scenario) -> _Static:
@@ -362,7 +367,7 @@ def _line_exists(ctx: SupplyContext, origin: Hex) -> bool:
                     continue
                 nh = hill or n in hills
                 nz = inzoc or n in zoc
-                limit = _LINE_LIMITS[2 * nh + nz]
+                limit = LINE_LIMITS[2 * nh + nz]
                 if depth > limit:
                     continue
                 if n in network:
@@ -411,7 +416,7 @@ def _search_line(ctx: SupplyContext, origin: Hex) -> tuple[Hex, ...] | None:
                     continue
                 nh = hill or n in hills
                 nz = inzoc or n in zoc
-                if depth > _LINE_LIMITS[2 * nh + nz]:
+                if depth > LINE_LIMITS[2 * nh + nz]:
                     continue
                 ns = (n, nh, nz)
                 if ns in parent:
@@ -575,98 +580,4 @@ def supplied_units(position: Position, side: Side, context: SupplyContext | None
     for uid, unit in position.units.items():
         if unit.side is side and unit.status is Status.MAP and unit.hex is not None:
             out[uid] = _own_supply(s, uid, unit.hex) is not None or supplied_at(ctx, unit.hex)
-    return out
-
-
-def _no_supplied(s: Scenario) -> dict[tuple[object, ...], dict[Hex, int]]:
-    return {}
-
-
-_SUPPLIED = ScenarioMemo(_no_supplied)
-
-
-def supplied_hexes(position: Position, side: Side, *, context: SupplyContext | None = None) -> dict[Hex, int]:
-    """Every hex where a unit of ``side`` could draw supply now (12.0-12.2), with the length of
-    its shortest supply line (0: it stands on a source, the road/track network or a live red
-    edge).  Hexes holding enemy units are left out.  Worked backwards from the network, so the
-    whole map costs about as much as a few units.
-
-    Without a ``context`` the answer is kept under what it depends on: the enemy's units (their
-    change stamp), the friendly units that stand in enemy ZoC (12.1: only there do they matter),
-    town control and the turn (which red edges are live, 12.2).  A bot moving its units about
-    behind the front asks the same question many times and gets it answered once."""
-    if context is not None:
-        return _supplied_hexes(position, context)
-    return dict(supplied_view(position, side)[1])
-
-
-def supplied_view(position: Position, side: Side) -> tuple[Hashable, Mapping[Hex, int]]:
-    """:func:`supplied_hexes` as it is kept (read it, never change it), with the key it is kept
-    under: a caller that works something out from it can keep that under the same key."""
-    zoc = zoc_map(position, side.enemy)
-    held = frozenset(u.hex for u in position.units.values() if u.side is side and u.on_map and u.hex in zoc)
-    key = (side, position.stamp(side.enemy), held, frozenset(position.allied_control), position.turn)
-    cache = _SUPPLIED(position.scenario)
-    found = cache.get(key)
-    if found is None:
-        if len(cache) > 256:
-            cache.clear()
-        found = cache[key] = _supplied_hexes(position, supply_context(position, side))
-    return key, found
-
-
-def _supplied_hexes(position: Position, ctx: SupplyContext) -> dict[Hex, int]:
-    s = position.scenario
-    hills = _static(s).hills
-    mountains = s.mountains
-    adjacent = s.adjacent
-    out: dict[Hex, int] = {}
-    for h in (*ctx.sources, *ctx.network, *ctx.touch, *ctx.edges):
-        if h in s.playable:
-            out[h] = 0
-    # States (first hex of the line, hill entered, ZoC entered) with the line's length.
-    zoc = ctx.zoc
-    # where neither the line may go (12.0 mountains, 12.1 see SupplyContext.open)
-    closed = mountains | ctx.enemy_hexes | ctx.enemy_towns.keys() | (zoc.keys() - ctx.friendly_hexes)
-    seen: dict[tuple[Hex, bool, bool], int] = {}
-    frontier: list[tuple[Hex, bool, bool]] = []
-    starts: set[Hex] = set()  # the network hexes a line may end in
-    for h in ctx.network:
-        if h in mountains or h not in s.playable:
-            continue
-        starts.add(h)
-        state = (h, h in hills, h in zoc)
-        if state not in seen:
-            seen[state] = 1
-            frontier.append(state)
-    # A line ends at the first network hex it meets: one that would go on through a network hex
-    # is longer, and no freer, than the line that stops there (that hex's start state), so
-    # going on adds no origin the search has not found sooner.
-    barred = closed | starts
-    length = 1
-    while frontier:
-        for h, _, _ in frontier:
-            for origin in adjacent[h]:
-                if origin not in out:  # lengths only grow: the first one found is the shortest
-                    out[origin] = length
-        if length == MAX_LINE:
-            break
-        nxt = []
-        for h, hill, inzoc in frontier:
-            if _LINE_LIMITS[2 * hill + inzoc] <= length:
-                continue  # as long as this line may be: no hex leads on from here
-            for p in adjacent[h]:
-                if p in barred:
-                    continue
-                nh, nz = hill or p in hills, inzoc or p in zoc
-                if length + 1 > _LINE_LIMITS[2 * nh + nz]:
-                    continue
-                state = (p, nh, nz)
-                if state not in seen:
-                    seen[state] = length + 1
-                    nxt.append(state)
-        frontier = nxt
-        length += 1
-    for h in ctx.enemy_hexes:  # (fewer than the hexes kept: taken out rather than copied around)
-        out.pop(h, None)
     return out

@@ -54,7 +54,7 @@ from cheren.engine.rules.combat_odds import defenders_in
 from cheren.engine.rules.combat_resolution import Assembly, peek
 from cheren.engine.rules.optional_rules import active, in_artillery_range
 from cheren.engine.rules.stacking import stack_value
-from cheren.engine.rules.supply import supplied_view
+from cheren.engine.rules.supply_hexes import supplied_view
 from cheren.hexes import Hex
 from cheren.players.bots.base import Choice
 from cheren.players.views import SideSeat

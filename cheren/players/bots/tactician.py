@@ -32,7 +32,7 @@ from cheren.engine.position import Position, chit_key
 from cheren.engine.registry import Decision
 from cheren.engine.rules.combat_eligibility import air_refusal, air_unit
 from cheren.engine.rules.combat_resolution import peek
-from cheren.engine.rules.supply import supplied_view
+from cheren.engine.rules.supply_hexes import supplied_view
 from cheren.hexes import Hex
 from cheren.players.bots.base import Choice
 from cheren.players.bots.heuristic import (

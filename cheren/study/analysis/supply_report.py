@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cheren.engine.position import Position, Supply
-from cheren.engine.rules.supply import SupplyContext, check_side, supplied_hexes, supply_context, unit_supply
+from cheren.engine.rules.supply import SupplyContext, check_side, supply_context, unit_supply
+from cheren.engine.rules.supply_hexes import supplied_hexes
 from cheren.engine.rules.supply_phase import ControlChange, town_control_changes
 from cheren.engine.rules.supply_trace import Block, SupplyTrace
 from cheren.hexes import Hex

@@ -23,7 +23,7 @@ import functools
 from dataclasses import dataclass
 
 from cheren.engine.position import Position, Status
-from cheren.engine.rules.supply import supplied_view
+from cheren.engine.rules.supply_hexes import supplied_view
 from cheren.hexes import Hex, hex_range, parse_label
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Phase, Side
