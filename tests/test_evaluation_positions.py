@@ -147,3 +147,33 @@ def test_leave_one_out_measures_each_position_by_a_model_that_never_saw_its_play
     assert main(["train-eval", "--from", str(setup), "--out", str(tmp_path / "m2.json"), "--leave-one-out",
                  str(setup), "--quiet"]) == 2
     assert "--leave-one-out" in capsys.readouterr().err
+
+
+def test_the_leave_one_out_chart_names_every_position_where_it_can_be_read() -> None:
+    """The positions the Allies nearly always lose crowd one corner of the chart; each name must
+    still be readable: no two names overprint, and none runs off the picture."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Annotation, Text
+
+    from cheren.study.evaluation.calibration import LeftOut
+    from cheren.study.evaluation.charts import left_out_chart
+
+    crowd = [LeftOut(name, wins, 200, 0.05 + i / 200, 0.06 + i / 100, 900)
+             for i, (name, wins) in enumerate([("build-up", 2), ("cub-cub", 2), ("briggs-force", 3),
+                                               ("cheren-falls", 4), ("dologorodoc-counter", 7),
+                                               ("dologorodoc", 11), ("abandon-cheren", 26), ("engiahat", 29)])]
+    rows = [*crowd, LeftOut("massaua", 200, 200, 0.99, 0.97, 900), LeftOut("asmara", 181, 200, 0.84, 0.30, 900)]
+    fig = left_out_chart(rows, "planner")
+    renderer = FigureCanvasAgg(fig).get_renderer()  # type: ignore[no-untyped-call]
+    notes = [t for t in fig.axes[0].texts if isinstance(t, Annotation)]
+    assert sorted(n.get_text() for n in notes) == sorted(r.label for r in rows)
+    boxes = []
+    for note in notes:
+        note.update_positions(renderer)
+        boxes.append(Text.get_window_extent(note, renderer))
+    picture = fig.bbox
+    for i, box in enumerate(boxes):
+        assert picture.x0 <= box.x0 and box.x1 <= picture.x1 and picture.y0 <= box.y0 and box.y1 <= picture.y1, \
+            notes[i].get_text()
+        for j in range(i):
+            assert not box.overlaps(boxes[j]), (notes[i].get_text(), notes[j].get_text())

@@ -17,7 +17,9 @@ from cheren.study.evaluation.calibration import Calibration, LeftOut, Reliabilit
 from cheren.study.evaluation.review import Review
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+    from matplotlib.transforms import Bbox
 
 
 def review_chart(rv: Review, title: str = "") -> Figure:
@@ -93,20 +95,48 @@ def left_out_chart(rows: list[LeftOut], bot: str) -> Figure:
                 capsize=2, label="trained without its play-outs (held out)")
     ax.scatter([r.all_games for r in rows], ys, facecolors="none", edgecolors=ITALIAN, zorder=3,
                label="trained on all the games (held out only where it saw no play-outs)")
-    for r in rows:
-        ax.annotate(r.label, (r.without, r.share), fontsize=7, color=INK, xytext=(4, 4), textcoords="offset points")
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(-0.02, 1.02)
     held = sum(abs(r.without - r.share) for r in rows) / len(rows) if rows else float("nan")
     seen = sum(abs(r.all_games - r.share) for r in rows) / len(rows) if rows else float("nan")
     games = rows[0].games if rows else 0
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel("learned evaluation: P(Allied win)")
     ax.set_ylabel(f"{games} play-outs by {bot}: share of Allied wins (95% interval)")
     ax.set_title(f"Library positions: mean absolute error {held:.3f} held out,\n{seen:.3f} trained on all "
                  f"({len(rows)} positions)", fontsize=9)
     ax.legend(fontsize=7, loc="center right", frameon=False)
     fig.tight_layout()
+    _label_points(fig, ax, [(r.without, r.share, r.label) for r in rows])
     return fig
+
+
+def _label_points(fig: Figure, ax: Axes, points: list[tuple[float, float, str]]) -> None:
+    """Each point's name beside it; where names would overprint (the positions the Allies nearly
+    always lose crowd one corner), the name moves up and out to the right, into the empty side of
+    the diagonal, with a thin line back to its point, so that every name can be read.  Names of
+    points near the right edge go on their left, inside the chart."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Text
+
+    renderer = FigureCanvasAgg(fig).get_renderer()  # type: ignore[no-untyped-call]  # (matplotlib's stubs)
+    placed: list[Bbox] = []
+    for x, y, text in sorted(points, key=lambda p: (p[1], p[0])):
+        left = x > 0.85
+        rise = 0.0
+        note = ax.annotate(text, (x, y), fontsize=7, color=INK, xytext=(-6 if left else 4, 4),
+                           textcoords="offset points", ha="right" if left else "left")
+        note.update_positions(renderer)
+        box = Text.get_window_extent(note, renderer)  # the words only, not the line to the point
+        while any(box.overlaps(other) for other in placed) and rise < 300:
+            rise += 3
+            note.remove()
+            note = ax.annotate(text, (x, y), fontsize=7, color=INK, xytext=(-40 if left else 40, 4 + rise),
+                               textcoords="offset points", ha="right" if left else "left",
+                               arrowprops={"arrowstyle": "-", "color": INK, "linewidth": 0.4, "shrinkA": 1,
+                                           "shrinkB": 3})
+            note.update_positions(renderer)
+            box = Text.get_window_extent(note, renderer)
+        placed.append(box)
 
 
 def reliability_bins_chart(rel: Reliability) -> Figure:
