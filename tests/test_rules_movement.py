@@ -15,7 +15,7 @@ from cheren.engine.game import IllegalAction
 from cheren.engine.position import Supply
 from cheren.engine.rules.move_reasons import explain_move
 from cheren.engine.rules.movement import move_graph, reachable
-from cheren.engine.rules.zoc import Zoc, zoc_map
+from cheren.engine.rules.zoc import Zoc, projects_zoc, zoc_hexes, zoc_map
 from cheren.scenario import Side
 from tests.boards import H, allied, board, game, italian, position
 from tests.scenario_factory import mini_scenario, town
@@ -160,6 +160,7 @@ def test_4_0_no_supply_units_do_not_count_for_hardness(tmp_path: Path) -> None:
     assert zoc_map(p, Side.ITALIAN)[H("0403")] is Zoc.SOFT
     p.set_supply("i1", Supply.NO)
     assert H("0403") not in zoc_map(p, Side.ITALIAN)
+    assert not projects_zoc(p, "i1") and projects_zoc(p, "a")  # what the threat map asks of one unit
 
 
 def test_4_0_no_zoc_into_or_out_of_mountains(tmp_path: Path) -> None:
@@ -169,6 +170,10 @@ def test_4_0_no_zoc_into_or_out_of_mountains(tmp_path: Path) -> None:
     assert all(n not in zoc or n in H("0303").neighbours() for n in H("0202").neighbours())
     assert H("0404") not in zoc  # 0404 is a mountain next to by_mtn: no ZoC into it
     assert H("0403") in zoc
+    # the hexes a ZoC covers from a hex, as the threat map asks them of a hex an enemy unit may enter
+    assert zoc_hexes(s, H("0202")) == ()
+    assert set(zoc_hexes(s, H("0303"))) == set(H("0303").neighbours()) - {H("0202"), H("0404")}
+    assert projects_zoc(p, "in_mtn")  # it has a ZoC; the mountain keeps it from covering any hex
 
 
 def test_4_0_the_air_unit_has_no_zoc(tmp_path: Path) -> None:
@@ -181,6 +186,7 @@ def test_4_0_the_air_unit_has_no_zoc(tmp_path: Path) -> None:
               unit_types=[*DEFAULT_UNIT_TYPES, air_type])
     p = position(s, {"air": "0202", "i": "0505"})
     assert zoc_map(p, Side.ALLIED) == {}
+    assert not projects_zoc(p, "air") and projects_zoc(p, "i")
 
 
 def test_9_0_a_unit_moves_once_per_phase(tmp_path: Path) -> None:

@@ -19,15 +19,15 @@ Every number comes from the engine's own functions: reach (:mod:`cheren.engine.r
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from cheren.engine.position import Position, Status, Supply
+from cheren.engine.position import Position, Status
 from cheren.engine.rules.combat_eligibility import air_refusal, air_unit, attack_refusal, unit_refusal
 from cheren.engine.rules.combat_odds import Odds, compute_odds
 from cheren.engine.rules.movement import immobile_reason, reachable
 from cheren.engine.rules.stacking import stack_value
 from cheren.engine.rules.supply import check_side, closing, supplied_at, supply_context, unit_supply
+from cheren.engine.rules.zoc import projects_zoc, zoc_hexes
 from cheren.hexes import Hex
 from cheren.scenario.models import Phase, Side
 
@@ -181,26 +181,6 @@ def _best_attack(
     return StackThreat(target, tuple(defenders), attackers, placed, odds)
 
 
-def _projects(p: Position, uid: str) -> bool:
-    """Whether the unit has a ZoC where it stands (4.0, as :func:`~cheren.engine.rules.zoc.zoc_map`
-    reads it): on the map, not the air unit, not out of supply (No)."""
-    unit = p.units[uid]
-    return unit.status is Status.MAP and unit.supply is not Supply.NO and not p.scenario.units[uid].type.air
-
-
-def _zoc_around(p: Position) -> Callable[[Hex], tuple[Hex, ...]]:
-    """The hexes a unit with a ZoC puts in it from a hex (none into or out of a mountain, 4.0)."""
-    s = p.scenario
-    mountains, adjacent = s.mountains, s.adjacent
-
-    def around(h: Hex) -> tuple[Hex, ...]:
-        if h in mountains:
-            return ()
-        return tuple(n for n in adjacent[h] if n not in mountains)
-
-    return around
-
-
 def _river_between(p: Position, a: Hex, b: Hex) -> bool:
     from cheren.hexes import Hexside
 
@@ -262,13 +242,13 @@ def supply_cuts(
     # it when an enemy unit moves there (its leaving a hex only opens ways), so the others are
     # not checked again for each enemy unit that could come (most hexes cut nothing).
     suspects: dict[tuple[Hex, bool], int] = {}
-    zoc_of = _zoc_around(position)
+    s = position.scenario
     for by, hexes in sorted(reach.items()):
         start = position.units[by].hex
-        projects = _projects(position, by)
+        projects = projects_zoc(position, by)
         # Another unit with a ZoC that stays in the hex it leaves keeps the hex and its ZoC
         # closed: the moved position closes just what the check with one more unit did.
-        stays = start is not None and any(o != by and _projects(position, o) for o in position.units_at(start))
+        stays = start is not None and any(o != by and projects_zoc(position, o) for o in position.units_at(start))
         for h in sorted(hexes & near):
             if h == start:
                 continue
@@ -277,7 +257,7 @@ def supply_cuts(
                 continue
             could = suspects.get((h, projects))
             if could is None:
-                closed = closing(ctx, h, zoc_of(h) if projects else ())
+                closed = closing(ctx, h, zoc_hexes(s, h) if projects else ())
                 could = suspects[h, projects] = sum(
                     1 << i for i, uid in enumerate(order)
                     if near_of[h] >> i & 1 and not supplied_at(closed, at[i]))

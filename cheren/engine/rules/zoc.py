@@ -53,27 +53,49 @@ def _stack_values(s: Scenario) -> dict[str, int | None]:
 _STACK_VALUES = ScenarioMemo(_stack_values)
 
 
+def zoc_value(position: Position, uid: str) -> int | None:
+    """The stacking value the unit adds to the ZoC of its hex, or None where it has no ZoC
+    (4.0): it is off the map, out of supply (a No supply marker), or the air unit."""
+    unit = position.units[uid]
+    if unit.hex is None or unit.status is not Status.MAP or unit.supply is Supply.NO:
+        return None
+    return _STACK_VALUES(position.scenario)[uid]
+
+
+def projects_zoc(position: Position, uid: str) -> bool:
+    """Whether the unit has a ZoC where it stands (4.0; see :func:`zoc_value`)."""
+    return zoc_value(position, uid) is not None
+
+
+def _hexes_covered(s: Scenario) -> dict[Hex, tuple[Hex, ...]]:
+    mountains = s.mountains
+    return {h: () if h in mountains else tuple(n for n in around if n not in mountains)
+            for h, around in s.adjacent.items()}
+
+
+_COVERED = ScenarioMemo(_hexes_covered)
+
+
+def zoc_hexes(s: Scenario, h: Hex) -> tuple[Hex, ...]:
+    """The hexes a unit with a ZoC in ``h`` puts in its zone: those adjacent, but none into or
+    out of a mountain hex (4.0)."""
+    return _COVERED(s)[h]
+
+
 def _zoc_map(position: Position, side: Side) -> dict[Hex, Zoc]:
-    s = position.scenario
-    values = _STACK_VALUES(s)
     stack_value: dict[Hex, int] = {}
-    no_supply, on_map = Supply.NO, Status.MAP
     for uid, unit in position.units.items():
-        h = unit.hex
-        if unit.side is side and h is not None and unit.supply is not no_supply and unit.status is on_map:
-            value = values[uid]
+        if unit.side is side:
+            value = zoc_value(position, uid)
             if value is not None:
+                h = unit.hex
+                assert h is not None
                 stack_value[h] = stack_value.get(h, 0) + value
     out: dict[Hex, Zoc] = {}
-    mountains = s.mountains
-    adjacent = s.adjacent
+    covered = _COVERED(position.scenario)
     for h, value in stack_value.items():
-        if h in mountains:
-            continue
         kind = Zoc.HARD if value >= HARD_ZOC_STACK else Zoc.SOFT
-        for n in adjacent[h]:
-            if n in mountains:
-                continue
+        for n in covered[h]:
             if kind is Zoc.HARD or n not in out:
                 out[n] = kind
     return out
