@@ -94,6 +94,22 @@ class _Board:
                     queue.append(n)
         return seen
 
+    def opened(self, network: set[Hex], town: Hex, enemy_towns: frozenset[Hex]) -> set[Hex]:
+        """The hexes the network (:meth:`network` with ``enemy_towns``) gains when the enemy
+        town ``town``, a source or next to the network along road or track, is no longer the
+        enemy's: the town and what the search from it reaches past no other enemy town.  Only
+        through it could the search reach more, so the network with the town opened is the
+        network and these."""
+        seen = {town}
+        queue = [town]
+        while queue:
+            h = queue.pop()
+            for n in self.routes.get(h, ()):
+                if n not in seen and n not in network and n not in enemy_towns:
+                    seen.add(n)
+                    queue.append(n)
+        return seen
+
     def covered(self, network: set[Hex]) -> int:
         """The hexes whose supply line can end in ``network``."""
         bits = 0
@@ -152,7 +168,7 @@ def town_lines(p: Position, side: Side) -> Mapping[str, int]:
         # source and next to none of it along road or track) changes nothing held or lost.
         if h in enemy:
             opens = h in sources or any(n in network for n in board.routes.get(h, ()))
-            out[name] = board.region(s, side, p.turn, enemy - {h}) & ~now if opens else 0
+            out[name] = board.covered(board.opened(network, h, enemy)) & ~now if opens else 0
         else:
             out[name] = now & ~board.region(s, side, p.turn, enemy | {h}) if h in network else 0
     if len(cache) > 5000:
