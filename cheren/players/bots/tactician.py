@@ -53,6 +53,7 @@ HUB_GUARD = 0.6  # value per own step whose supply the last unit in a hub keeps,
 HUB_WATCH = 9  # hexes: an enemy unit this close to an own hub threatens it within a turn
 _NO_FIELD: Mapping[Hex, float] = MappingProxyType({})
 _NO_SUPPLY: Mapping[Hex, int] = MappingProxyType({})
+_NO_UNIT = (Hex(0, 0), 0.0, False, 0, 0, False, 0.0, 0.0)  # before the first move's unit is read
 
 
 class TacticianBot(HeuristicBot):
@@ -221,26 +222,38 @@ class TacticianBot(HeuristicBot):
         # phase scores every unit's moves again after each reaction move).
         quiet = reaction and not pull_of
         towns_by_hex = s.towns_by_hex
+        prizes_get = prizes.get
+        last_uid: str | None = None
+        here, here_field, here_supplied, size, strength, marked, over, last = _NO_UNIT
         for m in moves:
-            unit = units.get(m.unit)
-            if unit is None:
-                here = p.units[m.unit].hex
-                assert here is not None
-                unit = (here, field_get(here, 0.0), here in supplied, s.units[m.unit].stack, p.strength(m.unit),
-                        p.units[m.unit].supply is not None, 10.0 if ours_get(here, 0) > limits[here] else 0.0,
-                        keep.get(here, 0.0) if len(p.units_at(here)) == 1 else 0.0)
-                units[m.unit] = unit
+            uid = m.unit
+            if uid is not last_uid:  # a unit's moves come one after another: its part read once
+                unit = units.get(uid)
+                if unit is None:
+                    at = p.units[uid].hex
+                    assert at is not None
+                    unit = (at, field_get(at, 0.0), at in supplied, s.units[uid].stack, p.strength(uid),
+                            p.units[uid].supply is not None, 10.0 if ours_get(at, 0) > limits[at] else 0.0,
+                            keep.get(at, 0.0) if len(p.units_at(at)) == 1 else 0.0)
+                    units[uid] = unit
+                here, here_field, here_supplied, size, strength, marked, over, last = unit
+                last_uid = uid
             path = m.path
             to = path[-1]
-            if quiet and to not in towns_by_hex and not unit[6] and (not free_prizes or free_prizes.isdisjoint(path)):
+            if quiet and to not in towns_by_hex and not over and (not free_prizes or free_prizes.isdisjoint(path)):
                 if tie_break:
                     rnd()
                 continue
-            town: Hex | None = to if to in prizes else None
+            found = prizes_get(to)
+            town: Hex | None = None
+            prize = 0.0
+            if found is not None:
+                town, prize = to, found
             # a town the path passes through is taken too (2.1); ``to`` is none of them here
-            if town is None and free_prizes and not free_prizes.isdisjoint(path):
+            elif free_prizes and not free_prizes.isdisjoint(path):
                 town = next((h for h in path[:-1] if h in free_prizes), None)
-            prize = prizes[town] if town is not None else 0.0
+                if town is not None:
+                    prize = prizes[town]
             if reaction:
                 base = guards.get(to)  # what guarding there is worth depends on the hex alone
                 if base is None:
@@ -248,13 +261,13 @@ class TacticianBot(HeuristicBot):
                 if town is not None:
                     prize -= 2.0  # retake a hub, or walk into an enemy one left empty
             else:
-                base = field_get(to, 0.0) - unit[1]
-                if unit[2]:
+                base = field_get(to, 0.0) - here_field
+                if here_supplied:
                     if to not in supplied:
                         base -= 3.0
                 elif to in supplied:
-                    base += 3.0 if unit[5] else 1.0
-                if unit[4] <= 1 and to in near_enemy:
+                    base += 3.0 if marked else 1.0
+                if strength <= 1 and to in near_enemy:
                     base -= 1.0
             pull = 0.0
             if pull_of:
@@ -263,14 +276,13 @@ class TacticianBot(HeuristicBot):
                 base += -tie_break + (tie_break - -tie_break) * rnd()
             # A move that cannot score enough even with its stacking at best is never chosen
             # (later moves only lower the other parts), so it is not kept.
-            best_case = base + prize + pull + unit[6] - unit[7]
+            best_case = base + prize + pull + over - last
             if best_case <= 0.2:
                 continue
-            c = _Scored(m, to, unit[0], unit[3], base, prize, town if town is not None or to not in pull_of else to,
-                        unit[6])
+            c = _Scored(m, to, here, size, base, prize, town if town is not None or to not in pull_of else to, over)
             c.pull = pull
-            c.stack = -10.0 if ours_get(to, 0) + unit[3] > limits[to] else unit[6]
-            c.last = unit[7]
+            c.stack = -10.0 if ours_get(to, 0) + size > limits[to] else over
+            c.last = last
             out.append(c)
         return out
 
