@@ -204,7 +204,35 @@ def _play(args: Task) -> GameResult | FailedGame:
 
 
 def _play_batch(batch: list[Task]) -> list[GameResult | FailedGame]:
-    return [_play(args) for args in batch]
+    global _FROZEN
+    out = [_play(args) for args in batch]
+    if _WORKER and not _FROZEN:
+        # What the first games made that lives on (the scenario, its tables, the modules) is set
+        # aside from the collector, which then walks only what later games make (see _tune_gc).
+        import gc
+
+        gc.collect()
+        gc.freeze()
+        _FROZEN = True
+    return out
+
+
+_WORKER = False  # this process is a pool's worker (set by its initializer)
+_FROZEN = False
+
+
+def _tune_gc() -> None:
+    """A worker plays game after game: most objects a game makes die young (the play-outs'
+    positions, moves and scores), and the collector's default thresholds walked them far more
+    often than they pay.  Collecting the youngest generation every 20,000 allocations instead of
+    700 changes no game (a collection frees only what nothing reaches) and took a planner mirror
+    game about a tenth less processor time (with the freeze above; coordinator's measurement,
+    session 31).  Only in pool workers: a user's own process keeps its settings."""
+    import gc
+
+    global _WORKER
+    _WORKER = True
+    gc.set_threshold(20000, 50, 50)
 
 
 def batch_size(games: int, workers: int | None) -> int:
@@ -356,6 +384,7 @@ def _quiet_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     die_with_parent()
+    _tune_gc()
 
 
 def die_with_parent(poll: float = 0.5) -> None:
