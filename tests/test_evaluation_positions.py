@@ -93,6 +93,7 @@ def test_calibrate_eval_measures_chosen_library_positions_on_the_librarys_seeds(
     ev = evaluate(load_position("massaua", s), 4, allied="random", italian="random",
                   seed=300 + library_names(s).index("massaua"))
     assert point["label"] == "massaua" and point["games"] == 4
+    assert point["code"] == position_code(load_position("massaua", s))  # kept: a random position has no name
     assert point["wins"] == sum(1 for r in ev.results if r.winner == "allied")
     capsys.readouterr()
     assert main(["calibrate-eval", "--model", str(model), "--position", "nowhere", "--quiet"]) == 2
@@ -147,6 +148,43 @@ def test_leave_one_out_measures_each_position_by_a_model_that_never_saw_its_play
     assert main(["train-eval", "--from", str(setup), "--out", str(tmp_path / "m2.json"), "--leave-one-out",
                  str(setup), "--quiet"]) == 2
     assert "--leave-one-out" in capsys.readouterr().err
+
+
+def test_leave_one_out_finds_the_play_outs_of_a_position_with_no_name_by_its_code(
+        played_on: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A random mid-game position of calibrate-eval has no library name: its play-outs, trained on,
+    are found by the code its calibration keeps, and its held-out model is trained without them."""
+    from cheren.engine.actions import action_from_json
+    from cheren.players.simulate import starting_game
+    from cheren.study.evaluation import load_model
+    from cheren.study.evaluation.calibration import Point, leave_one_out
+
+    s = load_scenario()
+    games, run = read_run(played_on)
+    game = starting_game(s, games[0].seed, run.position, to_move=True)
+    for logged in (games[0].log or [])[:3]:  # Massaua's position three actions on: no library name finds it
+        game.apply(action_from_json(logged))
+    code = position_code(game.position)
+    assert code not in {position_code(load_position(name, s)) for name in library_names(s)}
+    mid, setup = tmp_path / "mid.json", tmp_path / "setup.json"
+    assert main(["simulate", "--position", code, "--games", "3", "--seed", "7", "--allied", "random", "--italian",
+                 "random", "--logs", "--out", str(mid), "--quiet"]) == 0
+    assert main(["simulate", "--games", "3", "--seed", "8", "--allied", "random", "--italian", "random", "--logs",
+                 "--out", str(setup), "--quiet"]) == 0
+    cal = tmp_path / "cal.json"
+    cal.write_text(json.dumps({"playouts": {"bot": "random", "playouts": 4, "seed": 1, "mae": 0.0, "points": [
+        {"label": "game 1 (seed 7), turn 12", "model": 0.5, "wins": 1, "games": 4, "code": code}]}}))
+    capsys.readouterr()
+    assert main(["train-eval", "--from", str(setup), "--from", str(mid), "--out", str(tmp_path / "m.json"),
+                 "--leave-one-out", str(cal), "--quiet"]) == 0
+    assert "| game 1 (seed 7), turn 12 | 1/4 = 0.25" in capsys.readouterr().out
+    pooled = [*read_run(setup)[0], *read_run(mid)[0]]
+    pooled = [g.__class__(**{**g.__dict__, "index": i}) for i, g in enumerate(pooled)]
+    data = positions_of(pooled, s, starts=[None] * 3 + [code] * 3)
+    starts = dict(enumerate(["set-up"] * 3 + [code] * 3))
+    (row,) = leave_one_out(data, starts, [(Point("game 1 (seed 7), turn 12", 0.5, 1, 4, code),
+                                           load_position(code, s))], s, load_model(tmp_path / "m.json", s))
+    assert row.trained_without == 3 and row.share == 0.25
 
 
 def test_the_leave_one_out_chart_names_every_position_where_it_can_be_read() -> None:

@@ -122,8 +122,8 @@ def cmd_train_eval(args: argparse.Namespace) -> int:
           f"Brier {v.get('allied_win_brier', float('nan')):.3f}, mean absolute error "
           f"{v.get('allied_win_mae', float('nan')):.3f}", file=sys.stderr)
     if args.leave_one_out:
-        _leave_one_out(args.leave_one_out, args.out, data, dict(enumerate(names)), scenario, seeds[0] % (2**31),
-                       args.leave_one_out_chart)
+        _leave_one_out(args.leave_one_out, args.out, data, {g: s or "set-up" for g, s in enumerate(starts)}, scenario,
+                       seeds[0] % (2**31), args.leave_one_out_chart)
     return 0
 
 
@@ -134,13 +134,14 @@ def _leave_one_out(path: str, model_path: str, data: Any, starts: dict[int, str]
     from cheren.study.evaluation.model import load_model
 
     library = set(library_names(scenario))
-    points = [p for p in _reuse_playouts(path, None, [], "--leave-one-out").points if p.label in library]
+    # a library position by its name; any other (a random one) by the code the calibration kept
+    measured = [(p, load_position(p.label if p.label in library else p.code, scenario))
+                for p in _reuse_playouts(path, None, [], "--leave-one-out").points if p.label in library or p.code]
     model = load_model(model_path, scenario)
-    rows = leave_one_out(data, starts, [(p, load_position(p.label, scenario)) for p in points], scenario, model,
-                         seed=seed)
+    rows = leave_one_out(data, starts, measured, scenario, model, seed=seed)
     if not rows:
-        raise UsageError(f"--leave-one-out {path}: no library position measured in it")
-    print(f"Each library position against its play-outs ({path}), by the model trained on all the games and by "
+        raise UsageError(f"--leave-one-out {path}: no library position (nor a position with its code) measured in it")
+    print(f"Each position against its play-outs ({path}), by the model trained on all the games and by "
           "one trained without the games played on from that position:\n")
     print(left_out_table(rows))
     if chart:
@@ -377,7 +378,7 @@ def _playouts_from(paths: list[str], model: Any, positions: list[Any], offsets: 
             wins, games = by_label[label]
         else:
             raise UsageError(f"--playouts-from: no play-outs of {label}")
-        points.append(Point(label, model.chances(position).allied, wins, games))
+        points.append(Point(label, model.chances(position).allied, wins, games, position_code(position)))
     return Calibration(points, bots.pop(), counts.pop(), seed)
 
 
@@ -398,19 +399,22 @@ def _reuse_playouts(path: str, model: Any, positions: list[Any], option: str = "
     import json
     from pathlib import Path
 
+    from cheren.files import position_code
     from cheren.study.evaluation.calibration import Calibration, Point
 
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))["playouts"]
         done = {str(p["label"]): (int(p["wins"]), int(p["games"])) for p in data["points"]}
+        codes = {str(p["label"]): str(p.get("code", "")) for p in data["points"]}
         bot, playouts, seed = str(data["bot"]), int(data["playouts"]), int(data["seed"])
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise UsageError(f"{option} {path}: not the --out of cheren calibrate-eval with play-outs "
                          f"({type(exc).__name__})") from None
     if model is None:  # the play-outs alone (the model's chances left at 0)
-        return Calibration([Point(label, 0.0, *counts) for label, counts in done.items()], bot, playouts, seed)
+        return Calibration([Point(label, 0.0, *counts, codes[label]) for label, counts in done.items()], bot,
+                           playouts, seed)
     missing = [label for label, _ in positions if label not in done]
     if missing:
         raise UsageError(f"--playouts-from {path}: no play-outs of {', '.join(missing[:3])}")
-    points = [Point(label, model.chances(p).allied, *done[label]) for label, p in positions]
+    points = [Point(label, model.chances(p).allied, *done[label], position_code(p)) for label, p in positions]
     return Calibration(points, bot, playouts, seed)

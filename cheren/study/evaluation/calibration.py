@@ -17,6 +17,7 @@ from typing import Any
 
 from cheren.engine.game import Game
 from cheren.engine.position import Position
+from cheren.files import position_code
 from cheren.players.bots import Bot, make_bot
 from cheren.players.views import SideSeat
 from cheren.scenario.compiled import Scenario
@@ -31,6 +32,7 @@ class Point:
     model: float  # the model's P(Allied win)
     wins: int  # play-outs the Allies won
     games: int
+    code: str = ""  # the position's code (a random position has no name to find it by again)
 
     @property
     def share(self) -> float:
@@ -65,7 +67,7 @@ class Calibration:
     def to_json(self) -> dict[str, Any]:
         return {"bot": self.bot, "playouts": self.playouts, "seed": self.seed, "mae": self.mae,
                 "points": [{"label": p.label, "model": p.model, "wins": p.wins, "games": p.games}
-                           for p in self.points]}
+                           | ({"code": p.code} if p.code else {}) for p in self.points]}
 
 
 def mid_game_positions(scenario: Scenario, count: int, seed: int, bot: str) -> list[tuple[str, Position]]:
@@ -97,7 +99,7 @@ def calibrate(model: EvaluationModel, positions: list[tuple[str, Position]], pla
         run_seed = seed + (offsets[i] if offsets is not None else i)
         ev = evaluate(position, playouts, allied=bot, italian=bot, seed=run_seed, jobs=jobs, executor=executor)
         wins = sum(1 for r in ev.results if r.winner == "allied")
-        points.append(Point(label, model.chances(position).allied, wins, ev.games))
+        points.append(Point(label, model.chances(position).allied, wins, ev.games, position_code(position)))
         if progress is not None:
             progress(i + 1, len(positions))
     return Calibration(points, bot, playouts, seed)
@@ -171,7 +173,7 @@ def reliability(model: EvaluationModel, scenario: Scenario, results: list[Any], 
 
 @dataclass(frozen=True)
 class LeftOut:
-    """One library position measured by a model that never saw its play-outs."""
+    """One measured position (of the library, or a random one) by a model that never saw its play-outs."""
 
     label: str
     wins: int  # of the calibration play-outs, the Allies won
@@ -187,8 +189,9 @@ class LeftOut:
 
 def leave_one_out(data: Any, starts: dict[int, str], measured: list[tuple[Point, Position]], scenario: Scenario,
                   full: EvaluationModel, *, seed: int = 0) -> list[LeftOut]:
-    """For each measured position whose play-outs are among the training games (``starts``: the
-    library name each game began at, by game number), a model trained without those games, and
+    """For each measured position whose play-outs are among the training games (``starts``: where
+    each game began, by game number: the code of the position it was played on from, or a library
+    position's name), a model trained without those games, and
     its P(Allied win) there: the honest measure of a model trained on play-outs of the positions
     it is measured on.  A position without play-outs among the games is measured by ``full``
     itself, held out there already.  ``data``: the :class:`~cheren.study.evaluation.training.Dataset` of all
@@ -197,7 +200,8 @@ def leave_one_out(data: Any, starts: dict[int, str], measured: list[tuple[Point,
 
     out = []
     for point, position in measured:
-        own = {g for g, name in starts.items() if name == point.label}
+        keys = {point.label, position_code(position)}
+        own = {g for g, where in starts.items() if where in keys}
         if not own:  # never trained on its play-outs: the full model is held out there itself
             p = full.chances(position).allied
             out.append(LeftOut(point.label, point.wins, point.games, p, p, len(set(data.games))))
@@ -212,7 +216,7 @@ def leave_one_out(data: Any, starts: dict[int, str], measured: list[tuple[Point,
 
 
 def left_out_table(rows: list[LeftOut]) -> str:
-    lines = ["| library position | play-outs: Allied wins (95% interval) | trained on all | error | trained without "
+    lines = ["| position | play-outs: Allied wins (95% interval) | trained on all | error | trained without "
              "its play-outs | error |", "|---|---|---|---|---|---|"]
     for r in rows:
         lo, hi = wilson(r.wins, r.games)
