@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bench_engine.py            # full run, prints a Markdown table
     .venv/bin/python benchmarks/bench_engine.py --quick    # a few repeats (CI runs this)
     .venv/bin/python benchmarks/bench_engine.py --cpu      # processor time instead of the wall clock
+    CHEREN_PURE_PYTHON=1 .venv/bin/python benchmarks/bench_engine.py   # the pure-Python engine, not the compiled one
 
 ``--cpu`` times every measurement, baselines included, in this process's processor seconds: on a
 machine shared with other busy processes the wall clock of a long measurement (a whole game)
@@ -32,6 +33,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import networkx as nx
 
+import cheren
 from cheren import load_scenario
 from cheren.engine.actions import EndPhase, Move, PassChit
 from cheren.engine.dice import Dice
@@ -280,6 +282,7 @@ def main() -> None:
 
     clock = "processor time" if args.cpu else "wall clock"
     how = "quick" if args.quick else f"median of {repeats}"
+    print(f"engine: {cheren.build_kind()}")  # compiled or pure Python (CHEREN_PURE_PYTHON=1 for the latter)
     print(f"| measurement ({how}, {clock}) | median | ratio to baseline |")
     print("|---|---|---|")
     for name, seconds, ratio in rows:

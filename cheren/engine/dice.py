@@ -50,3 +50,7 @@ class Dice:
 
     def __repr__(self) -> str:
         return f"Dice(seed={self.seed}, state={self.state:#x})"
+
+    def __reduce__(self) -> tuple[type[Dice], tuple[int, int]]:
+        # pickle and copy: compiled (mypyc), the class keeps no __slots__ that they could read
+        return (Dice, (self.seed, self.state))

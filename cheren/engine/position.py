@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field, fields
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -63,15 +63,16 @@ class UnitState:
         supply: Supply | None = None,
         defected: bool = False,
     ) -> None:
-        put = object.__setattr__
-        put(self, "_tracker", None)
-        put(self, "id", id)
-        put(self, "side", side)
-        put(self, "status", status)
-        put(self, "hex", hex)
-        put(self, "steps_lost", steps_lost)
-        put(self, "supply", supply)
-        put(self, "defected", defected)
+        # object.__setattr__ spelt out each time: compiled (mypyc), each becomes a store into the
+        # unit (called through a name, CPython refuses it for a class with its own __setattr__)
+        object.__setattr__(self, "_tracker", None)
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "side", side)
+        object.__setattr__(self, "status", status)
+        object.__setattr__(self, "hex", hex)
+        object.__setattr__(self, "steps_lost", steps_lost)
+        object.__setattr__(self, "supply", supply)
+        object.__setattr__(self, "defected", defected)
 
     def __setattr__(self, name: str, value: Any) -> None:
         tracker = self._tracker
@@ -82,16 +83,8 @@ class UnitState:
 
     def _clone(self, tracker: _Tracker) -> UnitState:
         """The same unit for another position (see ``Position.copy``)."""
-        put = object.__setattr__
-        new = _new_unit(UnitState)
-        put(new, "_tracker", tracker)
-        put(new, "id", self.id)
-        put(new, "side", self.side)
-        put(new, "status", self.status)
-        put(new, "hex", self.hex)
-        put(new, "steps_lost", self.steps_lost)
-        put(new, "supply", self.supply)
-        put(new, "defected", self.defected)
+        new = UnitState(self.id, self.side, self.status, self.hex, self.steps_lost, self.supply, self.defected)
+        object.__setattr__(new, "_tracker", tracker)
         return new
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -103,7 +96,6 @@ class UnitState:
         return self.status is Status.MAP
 
 
-_new_unit = object.__new__
 
 
 class _Tracker:
@@ -118,7 +110,9 @@ class _Tracker:
 
     __slots__ = ("at", "journal", "occupied", "order", "side_stamps", "stack_order", "unit_stamps")
 
-    def __init__(self, units: dict[str, UnitState]) -> None:
+    def __init__(self, units: dict[str, UnitState] | None) -> None:
+        if units is None:  # an empty one for copy() to fill (compiled, __new__ calls __init__)
+            return
         self.order = {uid: i for i, uid in enumerate(units)}
         self.at: dict[Hex, list[str]] = {}
         for uid, u in units.items():
@@ -138,7 +132,7 @@ class _Tracker:
 
     def copy(self) -> _Tracker:
         """The same index and stamps for a copy of the units (the same units: the same stamps)."""
-        out = _Tracker.__new__(_Tracker)
+        out = _Tracker(None)
         out.order = dict(self.order)
         out.at = {h: list(ids) for h, ids in self.at.items()}
         out.unit_stamps = dict(self.unit_stamps)
@@ -186,7 +180,32 @@ class _Tracker:
             stack.insert(i, uid)
 
 
-class Mark(NamedTuple):
+@dataclass
+class ChitState:
+    """Chit instances are ``key.n`` (``infiltrate.2``).  Hands are private to their side (5.0)."""
+
+    hands: dict[Side, list[str]] = field(default_factory=lambda: {Side.ALLIED: [], Side.ITALIAN: []})
+    cup: list[str] = field(default_factory=list)
+    played: list[str] = field(default_factory=list)  # face up until the end of the phase (5.1)
+    removed: list[str] = field(default_factory=list)  # out of play (one-time chits, 5.1)
+    # Enemy chits a side drew and removed unseen (5.1): only that side knows which they were.
+    seen: dict[Side, list[str]] = field(default_factory=lambda: {Side.ALLIED: [], Side.ITALIAN: []})
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy by field: compiled (mypyc), a chit state has no __dict__ they could read
+        return (ChitState, (self.hands, self.cup, self.played, self.removed, self.seen))
+
+    def copy(self) -> ChitState:
+        return ChitState(
+            hands={side: list(hand) for side, hand in self.hands.items()},
+            cup=list(self.cup),
+            played=list(self.played),
+            removed=list(self.removed),
+            seen={side: list(seen) for side, seen in self.seen.items()},
+        )
+
+
+class Mark(NamedTuple):  # after ChitState: compiled (mypyc), its field types must exist before it
     """A point a position can be rolled back to (see :meth:`Position.mark`): the length of the
     unit journal then (the units and their stamps come back through it), and copies of the
     small rest of the position."""
@@ -201,27 +220,6 @@ class Mark(NamedTuple):
     postponed: set[str]
     delayed: set[str]
     dice: Dice
-
-
-@dataclass
-class ChitState:
-    """Chit instances are ``key.n`` (``infiltrate.2``).  Hands are private to their side (5.0)."""
-
-    hands: dict[Side, list[str]] = field(default_factory=lambda: {Side.ALLIED: [], Side.ITALIAN: []})
-    cup: list[str] = field(default_factory=list)
-    played: list[str] = field(default_factory=list)  # face up until the end of the phase (5.1)
-    removed: list[str] = field(default_factory=list)  # out of play (one-time chits, 5.1)
-    # Enemy chits a side drew and removed unseen (5.1): only that side knows which they were.
-    seen: dict[Side, list[str]] = field(default_factory=lambda: {Side.ALLIED: [], Side.ITALIAN: []})
-
-    def copy(self) -> ChitState:
-        return ChitState(
-            hands={side: list(hand) for side, hand in self.hands.items()},
-            cup=list(self.cup),
-            played=list(self.played),
-            removed=list(self.removed),
-            seen={side: list(seen) for side, seen in self.seen.items()},
-        )
 
 
 def chit_key(instance: str) -> str:
@@ -254,10 +252,12 @@ class Position:
     chits: ChitState = field(default_factory=ChitState)
     postponed: set[str] = field(default_factory=set)  # took the later arrival option (8.4)
     delayed: set[str] = field(default_factory=set)  # arrivals waiting for a free town (8.1, 8.2)
+    # not a field: copy() hands the copy its units' tracker (their index and stamps) this way
+    tracker: InitVar[_Tracker | None] = None
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, tracker: _Tracker | None) -> None:
         # not a dataclass field: it is derived from the units, never compared, saved or shown
-        self._tracker: _Tracker = _Tracker(self.units)
+        self._tracker: _Tracker = tracker if tracker is not None else _Tracker(self.units)
 
     # copy.copy, copy.deepcopy and pickle give a position with its own units and tracker
     def __copy__(self) -> Position:
@@ -266,12 +266,9 @@ class Position:
     def __deepcopy__(self, memo: dict[int, Any]) -> Position:
         return self.copy()
 
-    def __getstate__(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k != "_tracker"}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self.__post_init__()
+    def __reduce__(self) -> tuple[Any, ...]:
+        # by its fields (compiled, mypyc, a position has no __dict__, and __new__ runs __init__)
+        return (Position, tuple(getattr(self, f.name) for f in fields(self)))
 
     # -- construction --------------------------------------------------------------------
     @classmethod
@@ -284,19 +281,11 @@ class Position:
     def copy(self) -> Position:
         """An independent copy that shares the (immutable) scenario.  Written out by hand:
         undo snapshots and bots copy positions often, and deepcopy is slow."""
-        out = Position.__new__(Position)
         tracker = self._tracker.copy()
-        out.scenario = self.scenario
-        out.units = {uid: u._clone(tracker) for uid, u in self.units.items()}
-        out.dice = self.dice.copy()
-        out.turn, out.side, out.phase = self.turn, self.side, self.phase
-        out.allied_control = set(self.allied_control)
-        out.released = set(self.released)
-        out.chits = self.chits.copy()
-        out.postponed = set(self.postponed)
-        out.delayed = set(self.delayed)
-        out._tracker = tracker
-        return out
+        return Position(
+            self.scenario, {uid: u._clone(tracker) for uid, u in self.units.items()}, self.dice.copy(),
+            self.turn, self.side, self.phase, set(self.allied_control), set(self.released), self.chits.copy(),
+            set(self.postponed), set(self.delayed), tracker)
 
     # -- change tracking, for undo and caches --------------------------------------------------
     def stamp(self, side: Side) -> int:
@@ -366,7 +355,9 @@ class Position:
             unit_stamps, side_stamps = t.unit_stamps, t.side_stamps
             # newest first: each unit and side ends with the stamps it had before its first change
             # since the mark, which are the stamps it had at the mark
-            for uid, name, old, unit_stamp, allied, italian in reversed(journal[mark.journal :]):
+            undone = journal[mark.journal :]
+            undone.reverse()
+            for uid, name, old, unit_stamp, allied, italian in undone:
                 setattr(units[uid], name, old)
                 unit_stamps[uid] = unit_stamp
                 side_stamps[Side.ALLIED], side_stamps[Side.ITALIAN] = allied, italian

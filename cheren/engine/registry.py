@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from fractions import Fraction
 from types import BuiltinFunctionType, FunctionType
@@ -180,6 +180,13 @@ def _copy_value(value: Any, memo: dict[int, Any]) -> Any:
         out = object.__new__(kind)
         memo[id(value)] = out
         out.__dict__.update({k: _copy_value(v, memo) for k, v in value.__dict__.items()})
+        return out
+    if kind_params is not None and not hasattr(value, "__dict__"):
+        # slotted, or made by the compiled engine (mypyc's native classes keep their fields in C)
+        out = value.__new__(kind)  # not object.__new__, which refuses a native class
+        memo[id(value)] = out
+        for f in fields(value):
+            object.__setattr__(out, f.name, _copy_value(getattr(value, f.name), memo))
         return out
     return copy.deepcopy(value, memo)
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from cheren.scenario.models import Side  # at run time: compiled (mypyc), DieModifier's fields are read from it
 from cheren.scenario.variants import ARTILLERY_RANGE, DIE_MODIFIERS, LOSSES_STAND
 
 if TYPE_CHECKING:
     from cheren.engine.position import Position
     from cheren.hexes import Hex
-    from cheren.scenario.models import Side
 
 
 def active(position: Position) -> frozenset[str]:

@@ -129,14 +129,18 @@ class SupplyContext:
     network: dict[Hex, Hex | None] = field(default_factory=dict)
     touch: dict[Hex, Hex] = field(default_factory=dict)
     kinds: dict[Hex, int] = field(default_factory=dict)  # road/track bits from a network hex to its source
-    _line_closed: frozenset[Hex] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # not a field: compiled (mypyc), a field with init=False would never be set
+        self._line_closed: frozenset[Hex] | None = None
 
     def line_closed(self) -> frozenset[Hex]:
         """The hexes a supply line may not enter: mountains (12.0) and those :meth:`open` refuses
         (12.1), as one set (every line traced on this context asks it of each hex it looks at)."""
         if self._line_closed is None:
-            self._line_closed = frozenset(self.position.scenario.mountains | self.enemy_hexes | self.enemy_towns.keys()
-                                          | (self.zoc.keys() - self.friendly_hexes))
+            # union(), not |: a frozenset | dict keys is a set at run time, which compiled code refuses
+            self._line_closed = self.position.scenario.mountains.union(
+                self.enemy_hexes, self.enemy_towns.keys(), self.zoc.keys() - self.friendly_hexes)
         return self._line_closed
 
     @property
