@@ -12,7 +12,9 @@ _MASK = (1 << 64) - 1
 class Dice:
     __slots__ = ("seed", "state")
 
-    def __init__(self, seed: int, state: int | None = None) -> None:
+    # seed is taken as any object and checked here: compiled (mypyc), an ``int`` annotation would
+    # refuse a wrong type with a bare TypeError before this check could name the seed
+    def __init__(self, seed: object, state: int | None = None) -> None:
         if not isinstance(seed, int) or seed < 0:
             raise ValueError(f"a dice seed must be a non-negative integer, not {seed!r}")
         self.seed = seed
