@@ -129,4 +129,4 @@ def test_below_needs_a_positive_bound(n: int) -> None:
 @pytest.mark.parametrize("seed", [-1, 1.5, "7"])
 def test_seed_must_be_a_non_negative_integer(seed: object) -> None:
     with pytest.raises(ValueError, match="seed"):
-        Dice(seed)  # type: ignore[arg-type]
+        Dice(seed)
