@@ -65,9 +65,7 @@ def _supplied_hexes(position: Position, ctx: SupplyContext) -> dict[Hex, int]:
             out[h] = 0
     # States (first hex of the line, hill entered, ZoC entered) with the line's length.
     zoc = ctx.zoc
-    # where neither the line may go (12.0 mountains, 12.1 see SupplyContext.open); union(), not |
-    # (see SupplyContext.line_closed)
-    closed = mountains.union(ctx.enemy_hexes, ctx.enemy_towns.keys(), zoc.keys() - ctx.friendly_hexes)
+    closed = ctx.line_closed()  # where neither the line may go (12.0 mountains, 12.1)
     seen: dict[tuple[Hex, bool, bool], int] = {}
     frontier: list[tuple[Hex, bool, bool]] = []
     starts: set[Hex] = set()  # the network hexes a line may end in
