@@ -5,6 +5,11 @@
     .venv/bin/python benchmarks/bench_bots.py --baseline cf5a9bd   # the commit to compare with
     .venv/bin/python benchmarks/bench_bots.py --revision 04eb31c --baseline 1019f9d   # two commits
     .venv/bin/python benchmarks/bench_bots.py --bots planner,planner --warm   # as in a long run
+    .venv/bin/python benchmarks/bench_bots.py --baseline ../other-checkout    # a folder, played as it is
+
+A ``--baseline`` (or ``--revision``) that names a folder is played from that folder as it stands,
+its compiled build included (a revision taken out of git has none: it plays pure Python), so a
+compiled checkout can be compared with another compiled one.
 
 ``--revision`` plays a commit's code in place of this checkout's (both taken out of git), so a
 round of speed work can be measured after main has moved on: rule changes landed since may
@@ -55,7 +60,8 @@ result = play_game(0, seed, allied, italian, keep_log=True)
 cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
 facts = {k: v for k, v in vars(result).items() if k not in ("index",)}
 digest = hashlib.sha256(json.dumps(facts, sort_keys=True, default=str).encode()).hexdigest()[:16]
-print(json.dumps({"cpu": cpu, "wall": wall, "game": digest, "vp": result.allied_vp}))
+kind = getattr(cheren, "build_kind", lambda: "pure Python")()  # compiled or not (older revisions: pure)
+print(json.dumps({"cpu": cpu, "wall": wall, "game": digest, "vp": result.allied_vp, "kind": kind}))
 """
 
 
@@ -67,6 +73,8 @@ def play(code: Path, bots: str, seed: int, warm: bool = False) -> dict[str, floa
 
 
 def checkout(revision: str, into: Path) -> Path:
+    if Path(revision).is_dir():  # a folder: its code as it stands, compiled build and all
+        return Path(revision).resolve()
     into.mkdir(parents=True, exist_ok=True)
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision], capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
@@ -75,11 +83,13 @@ def checkout(revision: str, into: Path) -> Path:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--baseline", default=BASELINE, help=f"the git revision to compare with (default {BASELINE})")
+    parser.add_argument("--baseline", default=BASELINE,
+                        help=f"the git revision (or a checkout folder) to compare with (default {BASELINE})")
     parser.add_argument("--bots", default="lookahead,lookahead", help="allied,italian (default the look-ahead mirror)")
     parser.add_argument("--seeds", default="5,6,7", help="comma-separated game seeds")
     parser.add_argument("--rounds", type=int, default=3, help="games per seed and side (median taken)")
-    parser.add_argument("--revision", default=None, help="play this git revision instead of this checkout")
+    parser.add_argument("--revision", default=None,
+                        help="play this git revision (or a checkout folder) instead of this checkout")
     parser.add_argument("--warm", action="store_true",
                         help="play a game of another seed (seed + 1000) first in each process, untimed: a game as "
                              "it costs in a long run, its modules imported and the tables kept per scenario made")
@@ -95,7 +105,10 @@ def main() -> None:
                     runs.setdefault((label, seed), []).append(play(code, args.bots, seed, args.warm))
     this = "this checkout" if args.revision is None else args.revision
     warm = ", each after an untimed game of another seed" if args.warm else ""
-    print(f"{args.bots.replace(',', ' vs ')}, {args.rounds} rounds, {this} against {args.baseline}{warm}\n")
+    print(f"{args.bots.replace(',', ' vs ')}, {args.rounds} rounds, {this} against {args.baseline}{warm}")
+    kinds = {label: sorted({str(r["kind"]) for (lb, _), rs in runs.items() if lb == label for r in rs})
+             for label in ("new", "baseline")}
+    print(f"engines: {this}: {', '.join(kinds['new'])}; {args.baseline}: {', '.join(kinds['baseline'])}\n")
     print("| seed | Allied VP | this checkout (cpu s) | baseline (cpu s) | speed-up | wall s (this / baseline) |")
     print("|---|---|---|---|---|---|")
     ups = []
