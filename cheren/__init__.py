@@ -62,6 +62,15 @@ COMPILED_MODULES: tuple[str, ...] = (
     "cheren.engine.rules.supply_trace",
     "cheren.engine.rules.victory",
     "cheren.engine.rules.zoc",
+    # what the bots ask of a position most, and their own move and attack scoring: most of a
+    # planner game is its play-outs of both tacticians (the planner's search itself, the
+    # look-ahead and the seats stay pure Python: tests patch the planner's play-out sharing, and a
+    # compiled class cannot subclass the pure-Python SideSeat)
+    "cheren.engine.combat_whatif",
+    "cheren.engine.threats",
+    "cheren.players.bots.hubs",
+    "cheren.players.bots.heuristic",
+    "cheren.players.bots.tactician",
 )
 _HERE = os.path.dirname(os.path.abspath(__file__))
 COMPILED_STAMP = os.path.join(_HERE, "_compiled.stamp")

@@ -401,9 +401,9 @@ def _refuse_play(game: GameState, action: PlayChit) -> Refusal | None:
     return refusal(game, action)
 
 
-PLAY = ActionRule(_refuse_play, _apply_play)
-PASS = ActionRule(_pass_refusal, _pass_apply)
-WINDOW = DecisionKind(_window_actions, _window_answer, auto=False)
+PLAY: ActionRule = ActionRule(_refuse_play, _apply_play)
+PASS: ActionRule = ActionRule(_pass_refusal, _pass_apply)
+WINDOW: DecisionKind = DecisionKind(_window_actions, _window_answer, auto=False)
 
 
 @dataclass(frozen=True)

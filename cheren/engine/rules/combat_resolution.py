@@ -385,7 +385,7 @@ def _name(game: GameState, uid: str) -> str:
     return game.scenario.units[uid].name
 
 
-LOSS = DecisionKind(_loss_actions, _loss_answer)
-RETREAT_OR_STAY = DecisionKind(_retreat_actions, _retreat_answer)
-PUSH = DecisionKind(_push_actions, _push_answer)
-ADVANCE = DecisionKind(_advance_actions, _advance_answer)
+LOSS: DecisionKind = DecisionKind(_loss_actions, _loss_answer)
+RETREAT_OR_STAY: DecisionKind = DecisionKind(_retreat_actions, _retreat_answer)
+PUSH: DecisionKind = DecisionKind(_push_actions, _push_answer)
+ADVANCE: DecisionKind = DecisionKind(_advance_actions, _advance_answer)

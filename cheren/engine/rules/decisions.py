@@ -50,7 +50,7 @@ def _loss_answer(game: GameState, d: Decision, action: Action) -> None:
         stacking.queue_overstack(game, d.hex, d.side)
 
 
-LOSS = DecisionKind(_loss_actions, _loss_answer)
+LOSS: DecisionKind = DecisionKind(_loss_actions, _loss_answer)
 
 
 # -- retreat ----------------------------------------------------------------------------------------
@@ -80,7 +80,7 @@ def _no_retreat(game: GameState, d: Decision) -> None:
         game.queue_front(Decision("loss", d.side, ("11.7",), "take a step loss: no retreat possible", tuple(units)))
 
 
-RETREAT = DecisionKind(_retreat_actions, _retreat_answer, impossible=_no_retreat)
+RETREAT: DecisionKind = DecisionKind(_retreat_actions, _retreat_answer, impossible=_no_retreat)
 
 
 # -- place ------------------------------------------------------------------------------------------
@@ -105,7 +105,7 @@ def _nowhere_to_place(game: GameState, d: Decision) -> None:
     game.eliminate(d.units[0], d.rules, "no hex to place it in")
 
 
-PLACE = DecisionKind(_place_actions, _place_answer, impossible=_nowhere_to_place)
+PLACE: DecisionKind = DecisionKind(_place_actions, _place_answer, impossible=_nowhere_to_place)
 
 
 # -- an answer with no question -------------------------------------------------------------------
@@ -117,6 +117,6 @@ def _never(game: GameState, action: Action) -> None:
     raise AssertionError("a refused action is never applied")
 
 
-ANSWER_ONLY = ActionRule(_no_decision, _never)
+ANSWER_ONLY: ActionRule = ActionRule(_no_decision, _never)
 """The rule of an action that only answers a decision (with one pending, the gate takes it as
 that decision's answer before it looks here)."""

@@ -258,7 +258,7 @@ def _apply_move(game: GameState, action: Move) -> None:
         game.flow.reaction_used += d.stack
 
 
-MOVE = ActionRule(move_refusal, _apply_move)
+MOVE: ActionRule = ActionRule(move_refusal, _apply_move)
 
 
 # -- the legal moves ------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ def _end_phase(game: GameState, action: EndPhase) -> None:
     game.queue_back(call(_closing_steps))
 
 
-END_PHASE = ActionRule(lambda game, action: end_phase_refusal(game), _end_phase)
+END_PHASE: ActionRule = ActionRule(lambda game, action: end_phase_refusal(game), _end_phase)
 
 
 def _closing_steps(game: GameState) -> None:

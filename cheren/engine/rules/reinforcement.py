@@ -244,7 +244,7 @@ def _arrival_answer(game: GameState, d: Decision, action: Action) -> None:
     choose_arrival(game, action.code, action.postpone)
 
 
-ARRIVAL = DecisionKind(_arrival_actions, _arrival_answer, auto=False)
+ARRIVAL: DecisionKind = DecisionKind(_arrival_actions, _arrival_answer, auto=False)
 
 
 # -- 8.3: the Replace action -------------------------------------------------------------------
@@ -281,4 +281,4 @@ def _replace(game: GameState, action: Replace) -> None:
     game.event(f"{game.scenario.units[action.unit].name} replaces a step (8.3)")
 
 
-REPLACE = ActionRule(_replace_refusal, _replace)
+REPLACE: ActionRule = ActionRule(_replace_refusal, _replace)

@@ -493,8 +493,10 @@ class _Rest:
 def _bot_state(bot: TacticianBot) -> dict[str, object]:
     """Everything a tactician carries from one choice to the next (its random generator's state
     for the generator), to tell whether two play-outs' bots would go on alike."""
+    names: tuple[str, ...] | None = getattr(type(bot), "__mypyc_attrs__", None)  # compiled: no __dict__
+    fields = vars(bot) if names is None else {k: getattr(bot, k) for k in names if hasattr(bot, k)}
     return {k: (v.getstate() if isinstance(v, random.Random) else v.kept if isinstance(v, MoveScores) else v)
-            for k, v in vars(bot).items()}
+            for k, v in fields.items()}
 
 
 def deep_reach(p: Position, enemy: Side) -> dict[str, set[Hex]]:
