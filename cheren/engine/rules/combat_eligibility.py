@@ -49,7 +49,7 @@ def unit_refusal(position: Position, uid: str, target: Hex) -> Refusal | None:
         return Refusal(("11.0",), f"{d.name} in {unit.hex.label} is not adjacent to {target.label}")
     if unit.supply is Supply.NO:
         return Refusal(("12.6",), f"{d.name} has a No supply marker and may not attack")
-    if s.hexes[target].mountain:
+    if target in s.mountains:  # a playable hex (above): the scenario's set, not its terrains again
         if barred_from_mountains(position, uid):
             return Refusal(("9.1",), f"{d.name} is a tank or motorized unit: it never attacks a mountain hex")
         mp = position.movement(uid)
@@ -147,7 +147,7 @@ def advance_refusal(position: Position, uid: str, target: Hex) -> Refusal | None
         return Refusal(("8.5",), f"{d.name} is the Massaua naval garrison: it never advances")
     if d.garrison is not None and d.garrison not in position.released and not unit.defected:
         return Refusal(("6.0",), f"{d.name} belongs to a garrison that has not been released: it may not move")
-    if s.hexes[target].mountain and barred_from_mountains(position, uid):
+    if target in s.mountains and barred_from_mountains(position, uid):  # the combat's (playable) hex
         return Refusal(("9.1",), f"{d.name} is a tank or motorized unit: it never enters a mountain hex")
     return None
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from cheren.engine.position import Position
 from cheren.engine.registry import Decision, GameState
+from cheren.engine.rules.retreat import enterable_hexes
 from cheren.hexes import Hex
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.memo import ScenarioMemo
@@ -99,9 +100,9 @@ def check_release(game: GameState) -> None:
 def defector_hexes(position: Position, origin: Hex) -> tuple[Hex, ...]:
     s = position.scenario
     out = []
+    enterable = enterable_hexes(s)
     for n in origin.neighbours():
-        info = s.hexes.get(n)
-        if info is None or not info.playable or info.move_cost is None:
+        if n not in enterable:
             continue
         if any(position.units[o].side is Side.ITALIAN for o in position.units_at(n)):
             continue

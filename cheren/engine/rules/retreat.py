@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from cheren.engine.position import Position, Status
 from cheren.engine.rules.zoc import Zoc, zoc_map
 from cheren.hexes import Hex
+from cheren.scenario.compiled import Scenario
+from cheren.scenario.memo import ScenarioMemo
 
 PRIORITY_TEXT = {
     1: "a hex outside enemy ZoC (11.7, first choice)",
@@ -28,6 +30,15 @@ class RetreatOptions:
         return bool(self.hexes)
 
 
+def _enterable(s: Scenario) -> frozenset[Hex]:
+    return frozenset(h for h in s.playable if s.hexes[h].move_cost is not None)
+
+
+# the map's hexes a unit may enter at all (1.1), asked of every neighbour of a retreat or a
+# defection: one set per scenario, not each hex's terrains gone through again on every ask
+enterable_hexes = ScenarioMemo(_enterable)
+
+
 def retreat_options(position: Position, units: list[str], origin: Hex) -> RetreatOptions:
     """11.7: retreat one hex, first where no enemy ZoC reaches, else into a soft ZoC, else into
     a hard ZoC already holding a friendly unit; never onto enemy units, never into a hard ZoC
@@ -44,15 +55,15 @@ def retreat_options(position: Position, units: list[str], origin: Hex) -> Retrea
     zoc = zoc_map(position, side.enemy)
     by_priority: dict[int, list[Hex]] = {1: [], 2: [], 3: []}
     no_mountain = any(not s.units[u].type.may_enter_mountain for u in units)
+    enterable = enterable_hexes(s)
     for n in origin.neighbours():
-        info = s.hexes.get(n)
-        if info is None or not info.playable or info.move_cost is None:
+        if n not in enterable:
             continue
         occupants = [position.units[u] for u in position.units_at(n)]
         if any(o.side is not side for o in occupants):
             refused[n] = "enemy units there (11.7)"
             continue
-        if no_mountain and info.mountain:
+        if no_mountain and n in s.mountains:
             refused[n] = "mountain: a tank or motorized unit may not retreat into it (9.1, 11.7)"
             continue
         kind = zoc.get(n)
