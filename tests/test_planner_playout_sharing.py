@@ -13,7 +13,7 @@ from cheren.engine.actions import Action
 from cheren.engine.game import Game
 from cheren.engine.position import Position
 from cheren.hexes import Hex
-from cheren.players.bots import PlannerBot, hubs, planner
+from cheren.players.bots import PlannerBot, TacticianBot, hubs, planner
 from cheren.players.views import SideSeat
 from cheren.scenario import Phase, Side
 
@@ -74,3 +74,35 @@ def test_hub_weights_kept_under_the_side_s_stamp_follow_its_units() -> None:
     with pytest.raises(TypeError):  # the kept weights are read-only: no caller changes them
         after["Kassala"] = 0  # type: ignore[index]
     assert hubs.hub_weights(p, Side.ALLIED)["Kassala"] > 0
+
+
+def _fields_kept(module: str, cls: str) -> set[str]:
+    """Every ``self.<name> = ...`` in a class's source: the fields its bots keep."""
+    import ast
+    from pathlib import Path
+
+    import cheren
+
+    tree = ast.parse(Path(cheren.source_path(module)).read_text(encoding="utf-8"))
+    body = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls)
+    targets = [t for n in ast.walk(body) if isinstance(n, ast.Assign) for t in n.targets]
+    targets += [n.target for n in ast.walk(body) if isinstance(n, ast.AnnAssign)]
+    return {t.attr for t in targets if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+            and t.value.id == "self"}
+
+
+def test_the_bot_state_play_outs_compare_holds_every_field_a_tactician_keeps() -> None:
+    # compiled (cheren.COMPILED_MODULES) a tactician has no __dict__: its fields are read by name,
+    # and a field left out would let two play-outs whose bots differ share their rest
+    bot = TacticianBot(3)
+    state = planner._bot_state(bot)
+    kept = (_fields_kept("cheren.players.bots.heuristic", "HeuristicBot")
+            | _fields_kept("cheren.players.bots.tactician", "TacticianBot"))
+    assert {"rng", "hold", "pull", "_queue", "_hubs"} <= kept <= set(state)
+    other = TacticianBot(3)
+    assert planner._bot_state(other) == state
+    other.pull = {Hex.from_label("0512"): 1.0}
+    assert planner._bot_state(other) != state
+    other = TacticianBot(3)
+    other.rng.random()
+    assert planner._bot_state(other) != state
