@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from cheren.app import launch
-from cheren.app.launch import MANIFEST, prepare, served_url, working_folder
+from cheren.app.launch import MANIFEST, Announcement, prepare, served_url, working_folder
 from cheren.scenario.resources import _SOURCE
 
 
@@ -97,3 +97,27 @@ def test_cheren_lab_says_the_port_jupyter_took_when_the_one_asked_for_is_in_use(
         proc.terminate()
         proc.wait(timeout=30)
         busy.close()
+
+
+VOILA_START = ["[Voila] Voilà is running at:", "http://127.0.0.1:8866/",
+               "[Voila] WARNING | Notebook app.ipynb is not trusted",
+               "[Voila] Kernel started: 6dae76cc-d2c3-45ce-97d8-0bf32f5b8294",
+               "[Voila] Kernel pool of app.ipynb is filled with 1 kernel(s)",
+               "[Voila] Kernel started: 502d4f01-db12-4b70-8408-375ea32a70de"]
+
+
+def test_cheren_app_gives_its_address_once_the_kept_kernel_is_there() -> None:
+    # a page asked for before Voila has taken in its kept kernel gets a kernel of its own, which
+    # builds the app beside the kept one: the address (and the browser) waits for that line
+    news = Announcement(wait_for_kept_kernel=True)
+    assert [news.feed(line) for line in VOILA_START] == [None, None, None, None, "http://127.0.0.1:8866/", None]
+    lab = Announcement(wait_for_kept_kernel=False)  # JupyterLab: as soon as it listens
+    assert [lab.feed(line) for line in VOILA_START[:3]] == [None, "http://127.0.0.1:8866/", None]
+
+
+def test_cheren_app_gives_its_address_anyway_when_no_kept_kernel_comes() -> None:
+    news = Announcement(wait_for_kept_kernel=True)
+    assert [news.feed(line) for line in VOILA_START[:3]] == [None, None, None]
+    assert news.due() is None
+    assert news.due(waited_enough=True) == "http://127.0.0.1:8866/"  # the launcher's timer
+    assert news.due(waited_enough=True) is None and news.feed(VOILA_START[4]) is None  # said once

@@ -13,7 +13,8 @@ first (``cheren-notebooks/``: in a clone, beside the tracked ones and ignored by
 current folder) and serve that.  A copy the user has not changed is brought up to date when its
 notebook changes; a changed one is kept, and the command says a newer one is there.  The address
 printed is the one the server says it is listening on (it takes another port when the one asked
-for is in use)."""
+for is in use); ``cheren app`` says it, and opens the browser there, once Voila also has the kept
+kernel (:class:`Announcement`)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,8 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
+import webbrowser
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -125,12 +128,13 @@ SERVE_APP = ("import sys; sys.modules['rfc3987_syntax'] = None; sys.argv[0] = 'v
 
 
 def app_command(folder: Path, port: int, browser: bool) -> list[str]:
+    """Voila on the app notebook; it never opens the browser itself: :func:`launch` does, once
+    the kept kernel is there (:class:`Announcement`)."""
     _tool("voila")
-    cmd = [sys.executable, "-c", SERVE_APP, APP_NOTEBOOK, f"--port={port}", "--Voila.ip=127.0.0.1",
-           "--preheat_kernel=True", f"--pool_size={POOL_SIZE}", f"--VoilaKernelManager.fill_delay={REFILL_DELAY}",
-           # the page's scripts: the widget libraries the app uses, not JupyterLab's code highlighting
-           "--VoilaConfiguration.extension_denylist=jupyterlab_pygments"]
-    return cmd + ([] if browser else ["--no-browser"])
+    return [sys.executable, "-c", SERVE_APP, APP_NOTEBOOK, f"--port={port}", "--Voila.ip=127.0.0.1",
+            "--preheat_kernel=True", f"--pool_size={POOL_SIZE}", f"--VoilaKernelManager.fill_delay={REFILL_DELAY}",
+            # the page's scripts: the widget libraries the app uses, not JupyterLab's code highlighting
+            "--VoilaConfiguration.extension_denylist=jupyterlab_pygments", "--no-browser"]
 
 
 def lab_command(folder: Path, port: int, browser: bool) -> list[str]:
@@ -150,6 +154,39 @@ def served_url(line: str, seen: list[str]) -> str | None:
     found = re.search(r"https?://(?:127\.0\.0\.1|localhost|\[::1\]|[\w.-]+):\d+/\S*", line)
     # the commands bind 127.0.0.1; "localhost" may mean ::1 first, where nothing listens
     return found.group(0).replace("//localhost:", "//127.0.0.1:") if found else None
+
+
+KEPT_KERNEL = re.compile(r"Kernel pool of \S+ is filled")  # Voila (0.5) has its kept kernel
+KEPT_KERNEL_WAIT = 8.0  # seconds after the server listens: the address is said then whatever the log says
+
+
+class Announcement:
+    """When to say where the server is (and open the browser there): JupyterLab as soon as it
+    listens; the app once Voila has also taken in its kept kernel.  A page asked for in between
+    (about 0.4 s) is not given the kept kernel: Voila starts another one for it, and the two build
+    the app at the same time on a machine of a few processors (the map about 1 s later on 2)."""
+
+    def __init__(self, wait_for_kept_kernel: bool) -> None:
+        self.waiting = wait_for_kept_kernel
+        self.url: str | None = None
+        self.said = False
+        self._seen: list[str] = []
+
+    def feed(self, line: str) -> str | None:
+        """The address, the first time it is due to be said, given the server's next log line."""
+        if self.url is None:
+            self.url = served_url(line, self._seen)
+        if self.waiting and KEPT_KERNEL.search(line):
+            self.waiting = False
+        return self.due()
+
+    def due(self, waited_enough: bool = False) -> str | None:
+        """The address if it is due now (``waited_enough``: however the kept kernel does) and
+        not said yet; it is due once."""
+        if self.said or self.url is None or (self.waiting and not waited_enough):
+            return None
+        self.said = True
+        return self.url
 
 
 def lessons_env(lessons: list[str | Path] | None, env: dict[str, str] | None = None) -> dict[str, str]:
@@ -188,17 +225,35 @@ def launch(kind: str, folder: str | Path | None, port: int, browser: bool,
     proc = subprocess.Popen(cmd, cwd=where, env=env, stderr=subprocess.PIPE, text=True, bufsize=1)
     # stopped from outside (a service manager, a test): stop the server too, never leave it running
     signal.signal(signal.SIGTERM, lambda *_: proc.terminate())
-    seen: list[str] = []
-    said = False
+    news = Announcement(wait_for_kept_kernel=kind == "app")
+    lock = threading.Lock()  # the log's reader and the timer below both may say it
+    timer: threading.Timer | None = None
+
+    def say(url: str | None) -> None:
+        if url is None:
+            return
+        moved = f" (port {port} was in use)" if f":{port}/" not in url else ""
+        print(f"cheren {kind}: serving {where} at {url}{moved}", file=sys.stderr, flush=True)
+        if browser and kind == "app":  # (JupyterLab opens its own)
+            webbrowser.open(url)
+
+    def late() -> None:  # no kept kernel in time (a page then gets a kernel of its own)
+        with lock:
+            say(news.due(waited_enough=True))
+
     try:
         assert proc.stderr is not None
         for line in proc.stderr:
             sys.stderr.write(line)
-            url = None if said else served_url(line, seen)
-            if url is not None:
-                said = True
-                moved = f" (port {port} was in use)" if f":{port}/" not in url else ""
-                print(f"cheren {kind}: serving {where} at {url}{moved}", file=sys.stderr, flush=True)
+            with lock:
+                say(news.feed(line))
+                if timer is None and news.url is not None and not news.said:
+                    timer = threading.Timer(KEPT_KERNEL_WAIT, late)
+                    timer.daemon = True
+                    timer.start()
         return proc.wait()
     except KeyboardInterrupt:  # the server had the Ctrl-C too: let it stop
         return proc.wait()
+    finally:
+        if timer is not None:
+            timer.cancel()
