@@ -7,11 +7,14 @@ Each round runs the command as a user types it, on a fresh folder, once with thi
 code and once with the baseline's (taken out of git into a temporary folder, its notebooks too),
 one after the other (A B A B), so a machine whose load drifts affects both alike.  Times are wall
 clock from the command: the server listening (its "is running at" line), the map painted (the
-canvas has paint in its middle, as tests/browser/test_app_start_browser.py judges it), then a
-page reload once the next kept kernel is ready, to the map painted again.  The browser is
-Debian's chromium through Playwright, every request off this machine blocked (as in the browser
-tests).  The table gives medians and the load (runnable processes per core, 1-minute average)
-before and after each run: on this shared machine a wall clock measures the load as well.
+canvas has paint in its middle, as tests/browser/test_app_start_browser.py judges it) on the page
+asked for where and as soon as the command says it serves, then a page reload once the next kept
+kernel is ready, to the map painted again.  The browser is Debian's chromium through Playwright,
+with its HTTP cache (a reload finds Voila's scripts there, as a user's browser does): requests
+are not routed (Playwright's routing turns the cache off), every request off this machine fails
+at the resolver instead.  ``--no-cache`` routes them as before (no cache).  The table gives
+medians and the load (runnable processes per core, 1-minute average) before and after each run:
+on this shared machine a wall clock measures the load as well.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import socket
 import statistics
 import subprocess
@@ -26,7 +30,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +38,10 @@ BASELINE = "e227dfc"  # main before the app-start work of issue 29 (item 3)
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
-                 "--disable-dev-shm-usage"]
+                 "--disable-dev-shm-usage", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
 READY = "cheren app: ready for the next page"
+TAKEN = "Using pre-heated kernel"  # Voila's log, as a page takes a kept kernel
+SERVING = re.compile(r"cheren app: serving .* at (http\S+)")
 CANVAS = ".cheren-app canvas.cheren-map"
 PAINTED = """(sel) => { const c = document.querySelector(sel); if (!c || !c.width || !c.offsetParent) return false;
   return c.getContext('2d').getImageData(c.width / 2, c.height / 2, 1, 1).data[3] > 0; }"""
@@ -72,7 +77,7 @@ def wait_for_map(page: Any) -> None:
         page.wait_for_timeout(20)
 
 
-def one_run(browser: Any, code: Path, keep_bytecode: bool) -> dict[str, float]:
+def one_run(browser: Any, code: Path, keep_bytecode: bool, cache: bool = True) -> dict[str, float]:
     """The command with ``code`` first on the path (the server and its kernels inherit it)."""
     with tempfile.TemporaryDirectory(prefix="cheren-app-start-") as tmp:
         env = dict(os.environ, PYTHONPATH=str(code))
@@ -83,11 +88,11 @@ def one_run(browser: Any, code: Path, keep_bytecode: bool) -> dict[str, float]:
         env.pop("CHEREN_AUTOSAVE", None)
         env["CHEREN_PROGRESS"] = str(Path(tmp) / "progress.json")
         port = free_port()
-        url = f"http://127.0.0.1:{port}/"
         lines: list[tuple[float, str]] = []
         before = load()
         page = browser.new_page(viewport={"width": 1500, "height": 1000})
-        page.route("**/*", lambda r: r.continue_() if r.request.url.startswith("http://127.0.0.1") else r.abort())
+        if not cache:
+            page.route("**/*", lambda r: r.continue_() if r.request.url.startswith("http://127.0.0.1") else r.abort())
         started = time.monotonic()
         cmd = [sys.executable, "-c", "import sys; from cheren.cli.main import main; sys.exit(main())", "app",
                "--no-browser", f"--port={port}", f"--dir={Path(tmp) / 'notebooks'}"]
@@ -100,19 +105,16 @@ def one_run(browser: Any, code: Path, keep_bytecode: bool) -> dict[str, float]:
 
         threading.Thread(target=read, daemon=True).start()
         try:
-            while True:
-                try:
-                    urllib.request.urlopen(url + "voila/static/voila.js", timeout=2)
-                    break
-                except OSError:
-                    if proc.poll() is not None or time.monotonic() - started > 120:
-                        raise RuntimeError("cheren app did not start:\n" + "".join(x for _, x in lines)) from None
-                    time.sleep(0.02)
-            page.goto(url, timeout=120_000)
+            while not (said := [m.group(1) for _, x in lines if (m := SERVING.search(x))]):
+                if proc.poll() is not None or time.monotonic() - started > 120:
+                    raise RuntimeError("cheren app did not start:\n" + "".join(x for _, x in lines))
+                time.sleep(0.02)
+            page.goto(said[0], timeout=120_000)
             wait_for_map(page)
             painted = time.monotonic() - started
             listening = next((t for t, x in lines if "is running at" in x), started) - started
-            while sum(READY in x for _, x in lines) < 2:  # the next kept kernel is ready
+            # a kept kernel ready and not taken: each says it is ready once, Voila says when a page takes one
+            while sum(READY in x for _, x in lines) - sum(TAKEN in x for _, x in lines) < 1:
                 if time.monotonic() - started > 180:
                     raise TimeoutError("no second kept kernel")
                 time.sleep(0.05)
@@ -135,6 +137,9 @@ def main() -> None:
                         help="let Python keep the modules it compiles (its default; an environment with "
                         "PYTHONDONTWRITEBYTECODE set compiles cheren's modules again in every process): a first, "
                         "untimed run of each code writes them")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="route the page's requests as the tests did before (no HTTP cache: a reload fetches "
+                        "and compiles every script again)")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -148,18 +153,19 @@ def main() -> None:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         if args.keep_bytecode:
             for code in (ROOT, base):
-                one_run(browser, code, True)
+                one_run(browser, code, True, not args.no_cache)
         for _ in range(args.rounds):
             for label, code in (("this checkout", ROOT), (args.baseline, base)):
-                run = one_run(browser, code, args.keep_bytecode)
+                run = one_run(browser, code, args.keep_bytecode, not args.no_cache)
                 runs[label].append(run)
                 print(f"  {label}: listening {run['listening']:.2f} s, map {run['map']:.2f} s, "
                       f"reload {run['reload']:.2f} s (load {run['load']:.1f} per core)", file=sys.stderr)
         browser.close()
     kept = "kept (after a first run)" if args.keep_bytecode or not os.environ.get("PYTHONDONTWRITEBYTECODE") else \
         "not kept (PYTHONDONTWRITEBYTECODE)"
+    cache = "no HTTP cache (requests routed)" if args.no_cache else "the browser's HTTP cache on"
     print(f"`cheren app`, {args.rounds} runs each, in turn; medians, wall clock; {os.cpu_count()} cores; "
-          f"compiled modules {kept}\n")
+          f"compiled modules {kept}; {cache}\n")
     print("| code | server listening | map painted after the command | map painted after a reload | load per core |")
     print("|---|---|---|---|---|")
     for label, rs in runs.items():

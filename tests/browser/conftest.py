@@ -42,6 +42,9 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
     "--disable-dev-shm-usage",
+    # no request leaves this machine, also where a test does not route requests (routing turns
+    # chromium's HTTP cache off: tests/browser/test_app_start_browser.py reloads as a user does)
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
 ]
 BIN = Path(sys.executable).parent  # the venv's bin/: voila, jupyter
 TOKEN = "cheren-browser-tests"
