@@ -365,6 +365,54 @@ def test_the_map_sends_nothing_before_a_browser_is_there_and_everything_when_one
     assert painted(m) == ("ui",) and m.canvas.stats.calls > 0
 
 
+def _sent_to_browser(m: Any, monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, list[bytes]]]:
+    """The messages the canvases send a browser (their draw commands and arrays; one sender for
+    every canvas)."""
+    sent: list[tuple[Any, list[bytes]]] = []
+    manager = m.canvas.widget._canvas_manager
+    monkeypatch.setattr(manager, "send", lambda content, buffers=None: sent.append(
+        (content, [bytes(memoryview(b)) for b in buffers or []])))
+    return sent
+
+
+def test_a_map_painted_ahead_reaches_a_browser_as_the_same_paint(moving: Board,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # a kept kernel (cheren app) prepares the first paint while its page loads: the browser that
+    # then comes gets exactly what a paint made at that moment would send, in one message
+    from cheren.app.map import MapWidget
+
+    fresh, ahead = MapWidget(moving, 1000, 660), MapWidget(moving, 1000, 660)
+    sent = _sent_to_browser(ahead, monkeypatch)
+    ahead.canvas.prepare()
+    assert sent == []  # nothing before a browser is there
+    fresh.canvas._client_ready()
+    ahead.canvas._client_ready()
+    assert len(sent) == 2
+    (_, fresh_paint), (_, ahead_paint) = sent
+    assert ahead_paint[1:] == fresh_paint[1:]  # the arrays drawn
+    assert len(ahead_paint[0]) == len(fresh_paint[0])  # the commands (the canvases' ids differ)
+    assert ahead.canvas.stats.calls == fresh.canvas.stats.calls > 500
+    # the next change is painted as before, on the canvas the prepared paint left current
+    moving.play.select(HORSE)
+    assert painted(ahead) == painted(fresh) == ("overlays", "ui") and len(sent) == 4
+    assert sent[3][1][1:] == sent[2][1][1:] and len(sent[3][1][0]) == len(sent[2][1][0])
+
+
+def test_a_map_painted_ahead_is_painted_afresh_when_the_scene_changed(moving: Board,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from cheren.app.map import MapWidget
+
+    m = MapWidget(moving, 1000, 660)
+    sent = _sent_to_browser(m, monkeypatch)
+    m.canvas.prepare()
+    moving.play.select(HORSE)  # the page's moment changed the game (an autosave taken up)
+    m.canvas._client_ready()
+    assert len(sent) == 1 and set(painted(m)) == set(GROUPS)
+    reference = MapWidget(moving, 1000, 660)
+    reference.canvas._client_ready()
+    assert len(sent) == 2 and sent[0][1][1:] == sent[1][1][1:]  # the selection shown, not the scene prepared
+
+
 def test_the_map_widget_repaints_only_what_changed(moving: Board) -> None:
     from cheren.app.map import PIXEL_RATIO, MapWidget
 

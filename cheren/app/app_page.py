@@ -4,7 +4,9 @@ up, in the order that shows the map soonest wherever the notebook runs.
 ``cheren app`` keeps a kernel ready (Voila's preheated kernels, :mod:`cheren.app.launch`): it runs
 the notebook before any page asks for it, so the kernel builds the app first, then waits for its
 page and takes up the autosaved game as it is then (a kernel kept for minutes must not show the
-game as it was when it started).
+game as it was when it started).  While the page loads its scripts, the kernel makes the map's
+first paint ready to send (:meth:`cheren.render.canvas.SceneCanvas.prepare`), so the browser gets
+it as soon as it says it is there.
 
 The first page after the command usually comes before that kernel has even started: the page
 then waits for the kernel whatever it does, and the browser has its own second or so of work
@@ -23,6 +25,7 @@ import json
 import os
 import sys
 import traceback
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -72,12 +75,14 @@ class AppPage:
         self._socket = None
         if self.app is not None:
             self.app.take_up(self.autosave)
+            if self._request is not None:  # a kept kernel: its browser connects once the page is served
+                _after_this_cell(self.app.map.canvas.prepare)
             return self.app
         import ipywidgets as w
 
         box = w.VBox(layout=w.Layout(width="100%"))
         # run once this cell is done and the page served: the kernel answers the browser after
-        asyncio.get_running_loop().call_soon(self._build_into, box)
+        _after_this_cell(lambda: self._build_into(box))
         return box
 
     def _build(self) -> None:
@@ -111,6 +116,15 @@ class AppPage:
             raise
         finally:
             print(READY, file=sys.__stderr__, flush=True)
+
+
+def _after_this_cell(fn: Callable[[], None]) -> None:
+    """Run ``fn`` once the cell running now is done (its output is on the page then); at once
+    where no event loop runs (a script)."""
+    try:
+        asyncio.get_running_loop().call_soon(fn)
+    except RuntimeError:
+        fn()
 
 
 def _request_socket(line: ExitStack) -> Any:

@@ -454,6 +454,8 @@ class SceneCanvas:
         self._painted: dict[str, tuple[Any, ...]] = {}
         self._listeners: list[Callable[[PaintStats], None]] = []
         self.seen = False  # a browser has shown this canvas: draw commands reach it
+        self._prepared: tuple[dict[str, tuple[Any, ...]], Any, list[Any], Any] | None = None  # see prepare()
+        self._prepared_calls = 0
         self.widget.on_client_ready(self._client_ready)
 
     # the layers as canvases, bottom to top
@@ -485,24 +487,17 @@ class SceneCanvas:
             self.view = fit_view(scene.width, scene.height, self.width, self.height)
         t0 = time.perf_counter()
         todo: list[str] = []
-        for group, layers in GROUPS.items():
-            signature = (self.view, scene.width, scene.height, *(scene.layers.get(name, []) for name in layers))
+        for group, signature in self._signatures(scene).items():
             if force or self._painted.get(group) != signature:
                 todo.append(group)
                 self._painted[group] = signature
         calls = 0
         if todo and self.seen:
-            with hold_canvas():
-                for group in todo:
-                    calls += paint_scene(
-                        self.canvas(group),
-                        scene,
-                        GROUPS[group],
-                        self.view,
-                        paper=group == "map",
-                        size=(self.width, self.height),
-                        min_text=self.min_text,
-                    )
+            if len(todo) == len(GROUPS) and self._send_prepared():
+                calls = self._prepared_calls
+            else:
+                with hold_canvas():
+                    calls = self._paint(scene, todo)
         seconds = time.perf_counter() - t0
         self.stats.groups, self.stats.calls, self.stats.seconds = tuple(todo), calls, seconds
         if todo:
@@ -512,6 +507,50 @@ class SceneCanvas:
         for fn in self._listeners:
             fn(self.stats)
         return self.stats
+
+    def _signatures(self, scene: Scene) -> dict[str, tuple[Any, ...]]:
+        return {group: (self.view, scene.width, scene.height, *(scene.layers.get(name, []) for name in layers))
+                for group, layers in GROUPS.items()}
+
+    def _paint(self, scene: Scene, groups: Sequence[str]) -> int:
+        calls = 0
+        for group in groups:
+            calls += paint_scene(self.canvas(group), scene, GROUPS[group], self.view, paper=group == "map",
+                                 size=(self.width, self.height), min_text=self.min_text)
+        return calls
+
+    def prepare(self) -> None:
+        """Make the whole paint of the scene shown now, ready to send: a browser that connects
+        later (the app built in a kept kernel, whose page is loading its scripts meanwhile) gets
+        it as soon as it says it is there, without waiting for the scene to be painted then.  A
+        scene changed by then is painted as usual."""
+        manager = getattr(self.widget, "_canvas_manager", None)
+        if self.scene is None or self.seen or manager is None:
+            return
+        from ipycanvas.utils import commands_to_buffer
+
+        saved = manager._caching, manager._commands_cache, manager._buffers_cache, manager._current_canvas
+        # what hold_canvas() would collect for a browser that has no current canvas yet
+        manager._caching, manager._commands_cache, manager._buffers_cache, manager._current_canvas = True, [], [], None
+        try:
+            calls = self._paint(self.scene, list(GROUPS))
+            commands, buffers, last = manager._commands_cache, manager._buffers_cache, manager._current_canvas
+        finally:
+            manager._caching, manager._commands_cache, manager._buffers_cache, manager._current_canvas = saved
+        metadata, command_buffer = commands_to_buffer(commands)
+        self._prepared = (self._signatures(self.scene), metadata, [command_buffer, *buffers], last)
+        self._prepared_calls = calls
+
+    def _send_prepared(self) -> bool:
+        """Send the prepared paint if it is the paint of the scene and view now (once)."""
+        prepared, self._prepared = self._prepared, None
+        manager = getattr(self.widget, "_canvas_manager", None)
+        if prepared is None or manager is None or self.scene is None or prepared[0] != self._signatures(self.scene):
+            return False
+        _, metadata, buffers, last = prepared
+        manager.send(metadata, buffers=buffers)
+        manager._current_canvas = last  # where the commands sent leave the browser
+        return True
 
     def repaint(self) -> None:
         """Send everything again (what a newly connected browser needs)."""
