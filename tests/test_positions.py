@@ -371,6 +371,14 @@ def test_the_opening_code_is_one_url_safe_line_and_exact() -> None:
             "character 17: expected the unit's state character (0 to 23), found 'Z",
         ),
         (lambda c: c.replace("0002080", "0014110", 1), "[hex 1411]: 1411 holds units of both sides"),
+        (
+            lambda c: "-".join([*c.split("-")[:8], ".", *c.split("-")[9:]]),
+            "expected after '.', the reinforcements still to arrive with steps lost",
+        ),
+        (
+            lambda c: "-".join([*c.split("-")[:8], ".001", *c.split("-")[9:]]),
+            "expected an Allied reinforcement still to arrive (8.1); 10 Ind is not one",
+        ),
     ],
 )
 def test_a_bad_code_is_refused_with_the_offset_and_what_was_expected(mangle: object, expected: str) -> None:

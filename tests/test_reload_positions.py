@@ -20,7 +20,7 @@ from cheren.files import (
     parse_position_text,
     position_code,
 )
-from cheren.files.position_problems import errors
+from cheren.files.position_problems import canonical, errors
 from cheren.files.position_saves import SaveError, dumps, loads
 from cheren.hexes import Hex
 from cheren.players.bots import make_bot
@@ -39,8 +39,9 @@ def reloads(p: Position) -> None:
     code for code, which carries the whole state)."""
     assert dumps(loads(dumps(p), SCENARIO)) == dumps(p)
     code = position_code(p)
+    assert parse_position_code(code, SCENARIO) == canonical(p)
     assert position_code(parse_position_code(code, SCENARIO)) == code
-    assert position_code(parse_position_text(as_file(p), SCENARIO).position) == code
+    assert parse_position_text(as_file(p), SCENARIO).position == canonical(p)
 
 
 def random_game(seed: int) -> tuple[Game, dict[Side, object]]:
@@ -100,6 +101,35 @@ def test_positions_of_a_whole_random_game_reload() -> None:
             reloads(game.position)
         step(game, bots)
     reloads(game.position)
+
+
+def test_8_1_a_reinforcement_that_lost_a_step_at_its_arrival_town_keeps_it_while_it_waits() -> None:
+    """Turn 6: the Medium artillery arrives alone at an Italian-held town and loses a step in the
+    exchange; the Italians' retreat then decides whether it arrives or waits in the pool for the
+    next Allied turn (8.1).  Files and codes cleared a loss of a unit off the map, so a unit in
+    either moment came back at full strength."""
+    game = Game(SCENARIO, seed=15)
+    bots: dict[Side, object] = {side: make_bot("heuristic", 15) for side in Side}
+    lost = None
+    while lost is None:
+        step(game, bots)
+        lost = next((u for u, x in game.position.units.items() if x.status is Status.POOL and x.steps_lost), None)
+    p = game.position
+    assert (game.turn, game.phasing, game.phase) == (6, Side.ALLIED, Phase.REINFORCEMENT) and game.pending
+    name = SCENARIO.units[lost].name
+    reloads(p)  # the Italians' retreat still to decide: the middle of the phase
+    assert f"to_arrive_steps:\n  {name}: 1" in as_file(p) and "mid_phase: true" in as_file(p)
+    waiting = p.copy()  # the Italians could not retreat: it waits (the engine's reading of 8.1)
+    waiting.delayed.add(lost)
+    reloads(waiting)
+    assert parse_position_code(position_code(waiting), SCENARIO).units[lost].steps_lost == 1
+    assert "mid_phase" not in as_file(waiting)
+    # losses the rules cannot give are refused, naming the field or the rule
+    refused = rf"to_arrive_steps.{name}: {name} has 2 steps; a reinforcement keeps 1 to 2"
+    with pytest.raises(PositionError, match=refused):
+        parse_position_text(as_file(waiting).replace(f"{name}: 1", f"{name}: 0"), SCENARIO)
+    with pytest.raises(PositionError, match=r"only an Allied reinforcement that fought for its arrival town"):
+        parse_position_text(as_file(waiting).replace(f"delayed:\n  - {name}\n", ""), SCENARIO)
 
 
 @pytest.mark.parametrize("label", ["0000", "1100", "0011"])

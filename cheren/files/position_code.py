@@ -3,13 +3,16 @@
 ``C1`` and a three-character fingerprint of the scenario's counters, towns and chits, then
 sections joined by ``-``::
 
-    C1Xy7-2am-<units>-<eliminated>-<off map>-<allied towns>-<released>-<postponed>-<delayed>-<chits>-<dice>
+    C1Xy7-2am-<units>-<eliminated>-<off map>-<allied towns>-<released>-<postponed>-<delayed>[.<losses>]-<chits>-<dice>
 
 * moment: the turn, the phasing side (``a``/``i``) and the phase (``r`` reinforcement,
   ``m`` movement, ``e`` enemy reaction, ``c`` combat, ``s`` supply, ``x`` exploitation);
 * each unit on the map: its counter number (two characters), its hex label (four digits) and
   one character for its steps lost, supply marker and defection;
 * the other unit lists hold counter numbers; every unit not listed is still to arrive;
+* an Allied reinforcement that lost steps fighting for its arrival town (8.1) and waits to
+  arrive keeps them: after the delayed list, a ``.`` and each such unit's counter number and
+  steps lost (left out when there are none, so codes without such a unit read as before);
 * towns, garrison areas and chits are one character each; the chit section holds the Allied
   hand, the Italian hand, the cup in draw order, the played and removed chits and the chits each
   side saw, separated by ``.``; the dice are the seed and the state.
@@ -99,6 +102,8 @@ def position_code(position: Position) -> str:
     def chits(items: list[str]) -> str:
         return "".join(DIGITS[chit_no[c]] for c in items)
 
+    losses = [(uid, p.units[uid].steps_lost) for uid in units(Status.POOL) if p.units[uid].steps_lost]
+    waiting_losses = ("." + "".join(_num(unit_no[u], 2) + DIGITS[n] for u, n in losses)) if losses else ""
     c = p.chits
     sections = [
         PREFIX + t.fingerprint,
@@ -109,7 +114,7 @@ def position_code(position: Position) -> str:
         "".join(DIGITS[t.towns.index(town)] for town in t.towns if town in p.allied_control),
         "".join(DIGITS[t.areas.index(a)] for a in t.areas if a in p.released),
         "".join(_num(unit_no[u], 2) for u in t.units if u in p.postponed),
-        "".join(_num(unit_no[u], 2) for u in t.units if u in p.delayed),
+        "".join(_num(unit_no[u], 2) for u in t.units if u in p.delayed) + waiting_losses,
         ".".join(
             chits(x)
             for x in (
@@ -250,10 +255,10 @@ def parse_position_code(code: str, scenario: Scenario) -> Position:
         side = Side.ALLIED if defected else d.side
         units[uid] = UnitState(uid, side, Status.MAP, h, steps_lost, supply, defected)
 
-    def unit_list(index: int, status: Status | None) -> set[str]:
+    def unit_list(index: int, status: Status | None, length: int | None = None) -> set[str]:
         r.at = offsets[index]
         out: set[str] = set()
-        stop = offsets[index] + len(parts[index])
+        stop = offsets[index] + (len(parts[index]) if length is None else length)
         while r.at < stop:
             if status is None:
                 start = r.at
@@ -283,7 +288,23 @@ def parse_position_code(code: str, scenario: Scenario) -> Position:
     allied_control = set(one_char_list(5, t.towns, "a town number"))
     released = set(one_char_list(6, t.areas, "a garrison area number"))
     postponed = unit_list(7, None)
-    delayed = unit_list(8, None)
+    delayed_part, dot, losses_part = parts[8].partition(".")
+    delayed = unit_list(8, None, len(delayed_part))
+    if dot:
+        r.at = offsets[8] + len(delayed_part) + 1
+        if not losses_part:
+            raise r.fail("after '.', the reinforcements still to arrive with steps lost")
+        while r.at < offsets[8] + len(parts[8]):
+            start = r.at
+            uid = t.units[r.number(2, len(t.units), "a counter number (2 characters)")]
+            d = s.units[uid]
+            if d.side is not Side.ALLIED or units[uid].status is not Status.POOL:
+                raise r.fail(f"an Allied reinforcement still to arrive (8.1); {d.name} is not one", start)
+            if units[uid].steps_lost:
+                raise r.fail(f"a counter number: {d.name} is listed twice", start)
+            units[uid].steps_lost = r.number(1, d.steps, f"the steps {d.name} lost (fewer than its {d.steps})")
+            if not units[uid].steps_lost:
+                raise r.fail(f"the steps {d.name} lost (1 or more; leave it out when none)", r.at - 1)
 
     chit_parts = parts[9].split(".")
     if len(chit_parts) != 7:

@@ -128,6 +128,18 @@ def build_record(model: PositionFileModel, s: Scenario, source: str) -> Position
                 units[uid].status = status
     postponed = set(_units(s, model.postponed, "postponed", fail))
     delayed = set(_units(s, model.delayed, "delayed", fail))
+    for ref, steps in model.to_arrive_steps.items():
+        where = f"to_arrive_steps.{ref}"
+        uid = _unit(s, ref, where, fail)
+        if uid is None:
+            continue
+        d = s.units[uid]
+        if units[uid].status is not Status.POOL:
+            fail(where, f"{d.name} is not listed under to_arrive")
+        elif not 1 <= steps <= d.steps:
+            fail(where, f"{d.name} has {counted(d.steps, 'step')}; a reinforcement keeps 1 to {d.steps} (8.1, 11.6)")
+        else:
+            units[uid].steps_lost = d.steps - steps
     for uid in postponed:
         d = s.units[uid]
         if d.arrival is None or d.arrival.alternative is None:
@@ -404,6 +416,10 @@ def dump_position_file(record: PositionRecord) -> str:
     lines += _list("garrisons_released", [s.garrison_areas[a].name for a in sorted(p.released)])
     lines += _list("postponed", [s.units[u].name for u in s.units if u in p.postponed], empty=False)
     lines += _list("delayed", [s.units[u].name for u in s.units if u in p.delayed], empty=False)
+    reduced = [u for u in s.units if p.units[u].status is Status.POOL and p.units[u].steps_lost]
+    if reduced:
+        lines.append("to_arrive_steps:")
+        lines += [f"  {_q(s.units[u].name)}: {s.units[u].steps - p.units[u].steps_lost}" for u in reduced]
     if p.chits != expected_chits:
         c = p.chits
         lines.append("chits:")

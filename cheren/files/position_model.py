@@ -156,6 +156,11 @@ class PositionFileModel(Strict):
     garrisons_released: list[str] = Field(default_factory=list, description="released garrison areas (6.0)")
     postponed: list[UnitRef] = Field(default_factory=list, description="took the later arrival option (8.4)")
     delayed: list[UnitRef] = Field(default_factory=list, description="arrivals waiting for a free town (8.1, 8.2)")
+    to_arrive_steps: dict[UnitRef, int] = Field(
+        default_factory=dict,
+        description="steps left of an Allied reinforcement still to arrive that lost steps fighting for its "
+        "arrival town and waits to arrive again (8.1); a unit not named here arrives at full strength",
+    )
     off_map: list[UnitRef] = Field(
         default_factory=list,
         description="the air unit waiting off the map, in its arrival phase once it has arrived (11.3; "

@@ -41,11 +41,15 @@ class PositionProblem:
 
 def canonical(position: Position) -> Position:
     """A copy with what play can no longer see cleared: a unit off the board keeps no hex,
-    steps, marker or defection.  Position files and codes hold exactly this."""
+    marker or defection, and no steps lost unless it is a reinforcement still to arrive (one that
+    lost steps fighting for its arrival town waits with them, 8.1).  Position files and codes hold
+    exactly this."""
     out = position.copy()
     for uid, unit in out.units.items():
         if unit.status is not Status.MAP:
-            unit.hex, unit.steps_lost, unit.supply, unit.defected = None, 0, None, False
+            unit.hex, unit.supply, unit.defected = None, None, False
+            if unit.status is not Status.POOL:
+                unit.steps_lost = 0
             unit.side = position.scenario.units[uid].side
     out.chits = canonical_chits(out.chits)
     return out
@@ -170,6 +174,14 @@ def _errors(p: Position, *, mid_phase: bool = False) -> list[PositionProblem]:
         expected = Side.ALLIED if unit.defected else d.side
         if unit.side is not expected:
             error("2.3", f"{d.name} fights for the {d.side.adjective} side", unit.hex, uid)
+        # In the middle of the phase the step is lost before the Italians' retreat decides whether
+        # the unit arrives or waits, so only a phase's start requires it to be delayed.
+        waits = uid in p.delayed or mid_phase
+        if unit.status is Status.POOL and unit.steps_lost and (not waits or d.side is not Side.ALLIED):
+            error("8.1", f"{d.name} is still to arrive with steps lost; only an Allied reinforcement that fought "
+                  "for its arrival town and waits to arrive again has lost any", None, uid)
+        if unit.status is Status.POOL and unit.steps_lost >= d.steps:
+            error("11.6", f"{d.name} has {d.steps} step(s); it cannot wait to arrive with none left", None, uid)
         if unit.status is Status.POOL and has_arrived(p, uid) and uid not in p.delayed:
             turn = _arrival_turn(p, uid)
             when = f"on turn {turn}" if turn is not None else "at the set-up (5.0)"
