@@ -5,7 +5,7 @@ from a clone or from an installed package.
 :data:`POOL_SIZE`): it is started with the server and runs the app notebook until its page comes
 (:class:`cheren.app.app_page.AppPage`), so the engine, the scenario and the app's widgets are
 there before the page is asked for; what depends on the page's moment (the autosaved game) comes
-after.
+after.  A kernel whose page has gone is shut down after :data:`CULL_AFTER` idle seconds.
 
 The notebooks that come with cheren are never served themselves (JupyterLab saves what it
 serves: in a clone, git would see every autosave): the commands copy them into a working folder
@@ -41,6 +41,14 @@ POOL_SIZE = 1  # kernels kept ready: each holds the whole app (about 150 MB); a 
 # starting one costs a few processor seconds, which the page being drawn needs first
 REFILL_DELAY = 6.0
 READY = "cheren app: ready for the next page"  # a kept kernel says so on the server's console
+# A page that is left (reloaded, closed) asks Voila to shut its kernel down, and Voila 0.5 refuses
+# that request for want of an XSRF token (voila-dashboards/voila#1458): every reload left a kernel
+# of about 150 MB running until the server stopped.  So a kernel no page is connected to is shut
+# down after this many idle seconds, looked for every CULL_EVERY; a connected page's kernel and the
+# kept one are never culled (Voila keeps its pool out of it), and the autosave, written after every
+# change, means a page that reconnects later loses nothing on a reload.
+CULL_AFTER = 120
+CULL_EVERY = 30
 
 
 class LaunchError(RuntimeError):
@@ -133,6 +141,8 @@ def app_command(folder: Path, port: int, browser: bool) -> list[str]:
     _tool("voila")
     return [sys.executable, "-c", SERVE_APP, APP_NOTEBOOK, f"--port={port}", "--Voila.ip=127.0.0.1",
             "--preheat_kernel=True", f"--pool_size={POOL_SIZE}", f"--VoilaKernelManager.fill_delay={REFILL_DELAY}",
+            f"--MappingKernelManager.cull_idle_timeout={CULL_AFTER}",
+            f"--MappingKernelManager.cull_interval={CULL_EVERY}",
             # the page's scripts: the widget libraries the app uses, not JupyterLab's code highlighting
             "--VoilaConfiguration.extension_denylist=jupyterlab_pygments", "--no-browser"]
 
