@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.servers import running
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -85,9 +87,7 @@ def test_the_installed_package_finds_its_data_in_the_wheel(fresh: Path, tmp_path
 
 def _serve(cmd: list[str], url: str, cwd: Path, env: dict[str, str]) -> tuple[int, str]:
     log = cwd / "server.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
-    try:
+    with running(cmd, cwd, env, log) as proc:
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             if proc.poll() is not None:
@@ -100,13 +100,6 @@ def _serve(cmd: list[str], url: str, cwd: Path, env: dict[str, str]) -> tuple[in
             except OSError:
                 time.sleep(0.3)
         return 0, log.read_text()
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
 
 
 def test_cheren_app_from_the_wheel_serves_the_app_page(fresh: Path, tmp_path: Path) -> None:

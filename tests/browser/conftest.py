@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from tests.servers import running
 from tests.teacher_lesson import TEACHER_LESSON
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -187,18 +188,9 @@ def served() -> Iterator[Path]:
 
 def _start(cmd: list[str], cwd: Path, name: str, ready: str) -> Iterator[subprocess.Popen[bytes]]:
     log = cwd / f"{name}.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, cwd=cwd, env=_isolated_env(cwd), stdout=out, stderr=subprocess.STDOUT)
-    try:
+    with running(cmd, cwd, _isolated_env(cwd), log) as proc:
         _wait_http(ready, proc, log)
         yield proc
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
 
 
 @pytest.fixture(scope="session")

@@ -30,7 +30,7 @@ import os
 import re
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ from playwright.sync_api import expect
 
 from cheren.app.launch import READY
 from tests.browser.conftest import BIN, TIMEOUT_MS, TIMINGS, _free_port, _isolated_env
+from tests.servers import running
 
 TAKEN = "Using pre-heated kernel"  # Voila's log, as a page takes a kept kernel
 COMMAND_TO_MAP_S = 8.0  # twice the 4 s target
@@ -62,12 +63,15 @@ class Server:
 
     def wait_ready(self, timeout: float = 120.0) -> None:
         """Until a kept kernel is ready for the next page."""
+        self.wait_until(lambda: self.kernels_free() >= 1, f"no kept kernel said {READY!r}", timeout)
+
+    def wait_until(self, done: Callable[[], bool], failure: str, timeout: float = 120.0) -> None:
         deadline = time.monotonic() + timeout
-        while self.kernels_free() < 1:
+        while not done():
             if self.proc.poll() is not None:
-                raise RuntimeError(f"cheren app exited with {self.proc.returncode}; see {self.log}")
+                raise RuntimeError(f"the app server exited with {self.proc.returncode}; see {self.log}")
             if time.monotonic() > deadline:
-                raise TimeoutError(f"no kept kernel said {READY!r} in {timeout:.0f} s; see {self.log}")
+                raise TimeoutError(f"{failure} in {timeout:.0f} s; see {self.log}")
             time.sleep(0.05)
 
 
@@ -81,18 +85,9 @@ def cheren_app(tmp_path: Path) -> Iterator[Server]:
     # the autosave a user's app keeps (in the served folder), not the one the test run shares
     # (tests/conftest.py): another test's game there would be taken up instead of a new one
     env.pop("CHEREN_AUTOSAVE", None)
-    with log.open("wb") as out:
-        started = time.monotonic()
-        proc = subprocess.Popen(cmd, cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT)
-    try:
+    started = time.monotonic()
+    with running(cmd, tmp_path, env, log) as proc:
         yield Server(proc, log, f"http://127.0.0.1:{port}/", started)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
 
 
 def wait_until_served(server: Server) -> str:
