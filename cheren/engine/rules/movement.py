@@ -82,15 +82,18 @@ def _build_graph(s: Scenario) -> MoveGraph:
     # A hex "has a road" if any road hexside touches it; following a track onto such a hex
     # pays the road cost (9.0: "from track onto road").
     road_hexes = {h for side in s.road_sides for h in side}
+    enterable = enterable_hexes(s)
     edges: dict[Hex, tuple[Edge, ...]] = {}
     for h in s.playable:
         out = []
         for n in h.neighbours():
             info = s.hexes.get(n)
-            if info is None or not info.playable or info.move_cost is None:
-                if info is not None:
-                    out.append(Edge(n, -1, -1, False, False, info.mountain))
+            if info is None:
                 continue
+            if n not in enterable:
+                out.append(Edge(n, -1, -1, False, False, info.mountain))
+                continue
+            assert info.move_cost is not None  # an enterable hex has a cost
             side = Hexside.between(h, n)
             river = side in s.river_sides
             on_road = road_cost is not None and (
@@ -107,6 +110,14 @@ def _build_graph(s: Scenario) -> MoveGraph:
     return MoveGraph(scale, ticks(key.river.move_cost), edges)
 
 
+def _enterable(s: Scenario) -> frozenset[Hex]:
+    return frozenset(h for h in s.playable if s.hexes[h].move_cost is not None)
+
+
+# the map's hexes a unit may enter at all (1.1): the movement graph's, and asked of every
+# neighbour of a retreat or a defection, so one set per scenario rather than each hex's terrains
+# gone through again on every ask
+enterable_hexes = ScenarioMemo(_enterable)
 _GRAPHS = ScenarioMemo(_build_graph)
 
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cheren.engine.position import Position, Status
+from cheren.engine.rules.movement import enterable_hexes
 from cheren.engine.rules.zoc import Zoc, zoc_map
 from cheren.hexes import Hex
-from cheren.scenario.compiled import Scenario
-from cheren.scenario.memo import ScenarioMemo
 
 PRIORITY_TEXT = {
     1: "a hex outside enemy ZoC (11.7, first choice)",
@@ -28,15 +27,6 @@ class RetreatOptions:
     @property
     def possible(self) -> bool:
         return bool(self.hexes)
-
-
-def _enterable(s: Scenario) -> frozenset[Hex]:
-    return frozenset(h for h in s.playable if s.hexes[h].move_cost is not None)
-
-
-# the map's hexes a unit may enter at all (1.1), asked of every neighbour of a retreat or a
-# defection: one set per scenario, not each hex's terrains gone through again on every ask
-enterable_hexes = ScenarioMemo(_enterable)
 
 
 def retreat_options(position: Position, units: list[str], origin: Hex) -> RetreatOptions:
