@@ -19,7 +19,8 @@ makes the canvas paint in Voila and after a page reload (``on_client_ready`` plu
 canvas manager's cached current canvas, ipycanvas#322): ipycanvas is pinned for that reason.
 Until a browser has said it is there, nothing is sent: a canvas is stateless for a browser that
 connects later, so whatever was drawn before would be drawn again then (the app built in a kernel
-kept ready for its page, issue 29, does its whole first paint once, when the page comes).
+kept ready for its page, issue 29, makes its whole first paint ready beforehand with
+:meth:`SceneCanvas.prepare` and sends it once, when the page comes).
 """
 
 from __future__ import annotations
