@@ -70,9 +70,32 @@ class Canvas:
         near = [s for s in samples if all(abs(a - b) <= 6 for a, b in zip(s, want, strict=True))]
         return len(near) / len(samples)
 
-    def click(self, h: Hex) -> None:
+    def _position(self, h: Hex) -> dict[str, float]:
+        # the page's scale is read now, not when the map was first seen: under load a panel beside the
+        # map may still be filling and change the map's width on the page (a click one hex off)
+        self.css = self.page.evaluate(SIZE, self.sel)[0]
         x, y = self.at(h)
-        self.page.locator(self.sel).click(position={"x": x * self.css, "y": y * self.css})
+        return {"x": x * self.css, "y": y * self.css}
+
+    def click(self, h: Hex) -> None:
+        self.page.locator(self.sel).click(position=self._position(h))
+
+    def aim(self, h: Hex) -> None:
+        """Rest the pointer on ``h`` until the hover line names it: the kernel maps that point to
+        that hex (its view and the page's scale both settled)."""
+        hover = self.page.locator(".cheren-app:not(.cheren-editor) .cheren-hover")
+        deadline = time.monotonic() + TIMEOUT_MS / 1000
+        nudge = 0.0
+        while True:
+            pos = self._position(h)
+            self.page.locator(self.sel).hover(position={"x": pos["x"] + nudge, "y": pos["y"]})
+            try:
+                expect(hover).to_contain_text(f"{h.label}:", timeout=2_000)
+                return
+            except AssertionError:
+                if time.monotonic() > deadline:
+                    raise
+                nudge = 1.0 - nudge  # a new pointer position, so the map is asked again
 
 
 def test_voila_opens_a_library_position_and_an_edit_by_clicks_places_a_counter(
@@ -195,6 +218,7 @@ def _click_times(page: Any, sel: str, scene: Scene, hexes: list[Hex]) -> list[fl
     canvas = Canvas(page, sel, scene, fit=FIT)  # the map opens zoomed on the action
     out = []
     for h in hexes:
+        canvas.aim(h)
         t0 = time.monotonic()
         canvas.click(h)
         page.wait_for_selector(f".cheren-selected[data-hex='{h.label}']", timeout=TIMEOUT_MS)
