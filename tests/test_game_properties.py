@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cheren.engine.actions import EndPhase, Replace
-from cheren.engine.game import Game
+from cheren.engine.game import Game, IllegalAction
 from cheren.engine.position import Status
 from cheren.engine.rules.stacking import overstacked
 from cheren.scenario import Phase, Scenario
@@ -127,3 +127,33 @@ def test_the_reach_cache_never_changes_the_game(scenario: Scenario, seed: int) -
         cached.apply(pick)
         fresh.apply(pick)
     assert cached.position.units == fresh.position.units
+
+
+@settings(max_examples=5, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=10_000))
+def test_a_game_without_undo_plays_the_same_game_and_keeps_nothing_to_undo(scenario: Scenario, seed: int) -> None:
+    # bots' play-outs play without undo (Game(undo=False)): the same legal actions, the same
+    # results, the same dice; only the snapshots and the position's journal are not kept
+    kept = opening(scenario, seed)
+    bare = Game.from_position(kept.position, undo=False)
+    kept = Game.from_position(kept.position)
+    rng = random.Random(seed)
+    for _ in range(200):
+        if kept.over:
+            break
+        listed = kept.legal_actions()
+        assert bare.legal_actions() == listed
+        action = rng.choice(listed)
+        assert kept.apply(action) == bare.apply(action)
+    assert bare.position.units == kept.position.units and bare.position.dice == kept.position.dice
+    assert (bare.moment, bare.pending, bare.over) == (kept.moment, kept.pending, kept.over)
+    assert [e.action for e in bare.log] == kept.actions() and kept.can_undo() and not bare.can_undo()
+    with pytest.raises(IndexError):
+        bare.undo()
+    if not bare.over:  # a refused action still changes nothing (the gate refuses before acting)
+        units = {k: (v.hex, v.steps_lost, v.status) for k, v in bare.position.units.items()}
+        refused = Replace("no such unit")
+        assert not bare.check(refused).ok
+        with pytest.raises(IllegalAction):
+            bare.apply(refused)
+        assert {k: (v.hex, v.steps_lost, v.status) for k, v in bare.position.units.items()} == units

@@ -14,11 +14,11 @@ records the log and keeps undo.  The rules live in :mod:`cheren.engine.rules`.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from cheren.engine.actions import Action, shape_problem
 from cheren.engine.dice import Dice
+from cheren.engine.game_log import LogEntry, StepLoss
 from cheren.engine.opening import initial_position
 from cheren.engine.position import Mark, Position, Status
 from cheren.engine.registry import OK, Decision, Flow, IllegalAction, Refusal, Rulebook, Task, Verdict
@@ -31,30 +31,6 @@ from cheren.scenario.models import Phase, Side
 from cheren.scenario.sequence import PHASE_RULES, PHASE_TITLES, Moment
 
 __all__ = ["OK", "Decision", "Flow", "Game", "IllegalAction", "LogEntry", "Refusal", "StepLoss", "Task", "Verdict"]
-
-
-class StepLoss(NamedTuple):
-    """Steps one unit lost, and the rules that took them (the first says why: 3.1, 12.6, 11.5...)."""
-
-    unit: str
-    side: Side
-    steps: int
-    rules: tuple[str, ...]
-
-
-@dataclass
-class LogEntry:
-    index: int
-    moment: Moment
-    side: Side
-    action: Action
-    events: list[str]
-    losses: list[StepLoss] = field(default_factory=list)  # the same losses as data, for analysis
-
-    def __str__(self) -> str:
-        lines = [f"{self.index:4d}. [{self.moment}] {self.side.adjective}: {self.action.describe()}"]
-        lines += [f"        {e}" for e in self.events]
-        return "\n".join(lines)
 
 
 class _Snapshot(NamedTuple):
@@ -71,10 +47,15 @@ class Game:
     rules: Rulebook = RULEBOOK
 
     def __init__(self, scenario: Scenario, seed: int = 0, position: Position | None = None, *,
-                 variants: Iterable[str] | None = None, caches: dict[str, Any] | None = None) -> None:
+                 variants: Iterable[str] | None = None, caches: dict[str, Any] | None = None,
+                 undo: bool = True) -> None:
         """``variants``: the optional rules on for this game (cheren.scenario.variants); default: those the
         scenario (or the position's scenario) has on.  ``caches``: another game's :attr:`caches` to
-        share (play-outs of one position): entries are keyed by what they depend on (units by stamp)."""
+        share (play-outs of one position): entries are keyed by what they depend on (units by stamp).
+        ``undo=False``: a game played once and thrown away (a bot's play-out) keeps no undo and
+        takes no snapshot before an action, so an action that fails midway is not rolled back and
+        the game must not be played on (a snapshot before every action was a twentieth of a
+        planner game, and a legal action never fails)."""
         if variants is not None:
             scenario = scenario.with_variants(variants)
         if position is not None and position.scenario.variants != scenario.variants:
@@ -90,9 +71,11 @@ class Game:
         self._losses: list[StepLoss] = []
         self._undo: list[_Snapshot] = []
         self._redo: list[Action] = []
+        self._keeps_undo = undo
         phases.start_phase(self)
         self._run_queue()
-        self.position.record()  # undo rolls the units back through the position's journal
+        if undo:
+            self.position.record()  # undo rolls the units back through the position's journal
         self._opening_events = list(self._events)
         self._events = []
 
@@ -171,7 +154,7 @@ class Game:
         refusal = self._refusal(action)
         if refusal is not None:
             raise IllegalAction(action, refusal)
-        snapshot = self._snapshot()
+        snapshot = self._snapshot() if self._keeps_undo else None
         moment, side = self.moment, self.acting
         self._events, self._losses = [], []
         try:
@@ -182,11 +165,12 @@ class Game:
                 self.rules.actions[type(action)].apply(self, action)
             self._run_queue()
         except BaseException:
-            self._restore(snapshot)
+            if snapshot is not None:
+                self._restore(snapshot)
             raise
-        if history or self._undo:
+        if snapshot is not None and (history or self._undo):
             self._undo.append(snapshot)
-        else:
+        elif snapshot is not None:
             self.position.forget()  # nothing can roll back past this action: drop its changes' journal
         self.log.append(LogEntry(len(self.log) + 1, moment, side, action, self._events, self._losses))
         events, self._events, self._losses = self._events, [], []
@@ -250,13 +234,15 @@ class Game:
 
     @classmethod
     def from_position(cls, position: Position, seed: int | None = None, *,
-                      variants: Iterable[str] | None = None, caches: dict[str, Any] | None = None) -> Game:
+                      variants: Iterable[str] | None = None, caches: dict[str, Any] | None = None,
+                      undo: bool = True) -> Game:
         """A game from a position (:func:`cheren.files.load_position` opens one by name, file, save or
-        code); the position's own dice carry on unless ``seed`` gives fresh ones; ``caches`` as in Game."""
+        code); the position's own dice carry on unless ``seed`` gives fresh ones; ``caches`` and
+        ``undo`` as in Game."""
         start = position.copy()
         if seed is not None:
             start.dice = Dice(seed)
-        return cls(start.scenario, start.dice.seed, start, variants=variants, caches=caches)
+        return cls(start.scenario, start.dice.seed, start, variants=variants, caches=caches, undo=undo)
 
     @classmethod
     def replay(cls, scenario: Scenario, seed: int, actions: Iterable[Action], position: Position | None = None, *,

@@ -319,7 +319,7 @@ class LookaheadBot:
         # it plays on a copy of its own, sharing with the other plans' play-outs what the engine
         # and the heuristic bots keep (each plan moves from the same position: until they part,
         # the units' reach and the moves' scores are the same)
-        game = Game.from_position(start, seed=dice_seed, caches=self._caches)
+        game = Game.from_position(start, seed=dice_seed, caches=self._caches, undo=False)
         moves: list[tuple[Action, str]] = []
         for action, why in first or ():
             while game.pending is not None and game.acting is not side:  # the enemy's chit window first

@@ -409,7 +409,7 @@ class PlannerBot:
         moves no unit and no reaction at all).  The position as the planned phase left it is kept
         in ``_after`` only when ``keep_after`` (a movement plan pays for the steps it leaves
         exposed there)."""
-        game = Game.from_position(start, seed=dice_seed, caches=self._caches)
+        game = Game.from_position(start, seed=dice_seed, caches=self._caches, undo=False)
         planner = TacticianBot(dice_seed % 2**31 + 1, tie_break=plan.tie_break)
         planner.hold = plan.hold
         planner.pull = dict(plan.pull)
