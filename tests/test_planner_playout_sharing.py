@@ -1,8 +1,8 @@
 """What the planner's play-outs share may change no choice (issue 29, item 2): a play-out whose
-planned phase ends exactly as an earlier one of its search did (the same actions, dice and bots)
-takes that one's value instead of playing the rest again, and gives the values the whole
-play-out gives; the hub weights kept under a side's change stamp are the ones worked out afresh
-after its units change."""
+planned phase ends exactly as an earlier one of its search did (the same actions, or the same
+position and flow, with the same dice and bots) takes that one's value instead of playing the
+rest again, and gives the values the whole play-out gives; the hub weights kept under a side's
+change stamp are the ones worked out afresh after its units change."""
 
 from __future__ import annotations
 
@@ -55,6 +55,25 @@ def test_a_play_out_taken_from_an_earlier_one_gives_what_playing_it_out_gives(mo
     assert _play(5, 3) == shared  # every search's values and every action the same
 
 
+def test_a_play_out_reaching_an_earlier_one_s_position_by_other_moves_takes_its_value(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the same position and flow after the planned phase, the same dice and bots, other actions
+    # (moves made in another order): the rest goes on alike, the log is read by nothing
+    same = planner._Rest.same
+    by_state: list[bool] = []
+
+    def counted(self: planner._Rest, other: planner._Rest) -> bool:
+        found = same(self, other)
+        by_state.append(found and self.actions != other.actions)
+        return found
+
+    monkeypatch.setattr(planner._Rest, "same", counted)
+    shared = _play(6, 4)
+    assert sum(by_state) >= 1
+    monkeypatch.setattr(planner._Rest, "same", lambda self, other: False)
+    assert _play(6, 4) == shared
+
+
 def raided() -> Position:
     p = Position.empty(S, seed=5)
     for uid, h in {"ind_10": "0512", "ind_29": "0611", "sdf_mmg_1": "0410", "guillet": "0305"}.items():
@@ -93,12 +112,15 @@ def _fields_kept(module: str, cls: str) -> set[str]:
 
 def test_the_bot_state_play_outs_compare_holds_every_field_a_tactician_keeps() -> None:
     # compiled (cheren.COMPILED_MODULES) a tactician has no __dict__: its fields are read by name,
-    # and a field left out would let two play-outs whose bots differ share their rest
+    # and a field left out would let two play-outs whose bots differ share their rest; only the
+    # fields no later phase reads as they were (planner._REMADE) are left out
     bot = TacticianBot(3)
     state = planner._bot_state(bot)
     kept = (_fields_kept("cheren.players.bots.heuristic", "HeuristicBot")
             | _fields_kept("cheren.players.bots.tactician", "TacticianBot"))
-    assert {"rng", "hold", "pull", "_queue", "_hubs"} <= kept <= set(state)
+    remade = planner._REMADE
+    assert remade == frozenset({"_ours", "_keep", "_queue", "_queue_for", "_hubs"}) and kept >= remade
+    assert {"rng", "hold", "pull"} <= kept - remade <= set(state) and not remade & set(state)
     other = TacticianBot(3)
     assert planner._bot_state(other) == state
     other.pull = {Hex.from_label("0512"): 1.0}

@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from cheren.engine.actions import Action, EndPhase, Move, PlayChit
-from cheren.engine.game import Game
+from cheren.engine.game import Flow, Game
 from cheren.engine.position import Position, Status, chit_key
 from cheren.engine.rules.movement import MoveOptions, immobile_reason, reachable
 from cheren.engine.rules.supply import supplied_at, supply_context
@@ -449,6 +449,8 @@ class PlannerBot:
                 left = False
                 rest = _Rest(tuple(e.action for e in game.log), game.position.dice.state,
                              (_bot_state(planner), _bot_state(enemy)), n)
+                if self._after is not None:  # made just now, as the planned phase ended: the position here
+                    rest.state = (self._after, game.flow.copy())
                 for seen in rests:
                     if seen.same(rest) and seen.horizon is not None and n + seen.length <= PLAYOUT_LIMIT:
                         if self._after is None and keep_after:
@@ -478,25 +480,41 @@ class _Rest:
     the dice and both bots' state), and where the rest of it went: the position at the horizon
     and the actions it took to get there."""
 
-    __slots__ = ("actions", "bots", "dice", "horizon", "length", "value")
+    __slots__ = ("actions", "bots", "dice", "horizon", "length", "state", "value")
 
     def __init__(self, actions: tuple[Action, ...], dice: int, bots: tuple[dict[str, object], dict[str, object]],
                  n: int) -> None:
         self.actions, self.dice, self.bots, self.length = actions, dice, bots, n
         self.horizon: Position | None = None
         self.value: tuple[float, int, int, int] = (0.0, 0, 0, 0)
+        self.state: tuple[Position, Flow] | None = None  # the position and the flow, where they were kept
 
     def same(self, other: _Rest) -> bool:
-        return self.dice == other.dice and self.actions == other.actions and self.bots == other.bots
+        """Would the two play-outs go on alike?  With the same dice and bots, they would from the
+        same actions, and from the same position and flow reached by other actions (moves made
+        in another order): the rules and the bots read the position and the flow, never the log."""
+        if self.dice != other.dice or self.bots != other.bots:
+            return False
+        if self.actions == other.actions:
+            return True
+        return (self.state is not None and other.state is not None and self.state[1] == other.state[1]
+                and self.state[0] == other.state[0])
+
+
+# What a tactician keeps that no later choice reads as it was when a phase ended, so two
+# play-outs whose bots differ only there go on alike: ``_ours`` and ``_keep`` are written by every
+# move scoring before the phase's plan reads them; ``_queue``/``_queue_for`` and ``_hubs`` are
+# read only while the phase (turn, side, phase) they were made in lasts.
+_REMADE = frozenset({"_ours", "_keep", "_queue", "_queue_for", "_hubs"})
 
 
 def _bot_state(bot: TacticianBot) -> dict[str, object]:
-    """Everything a tactician carries from one choice to the next (its random generator's state
+    """Everything a tactician carries from one phase to the next (its random generator's state
     for the generator), to tell whether two play-outs' bots would go on alike."""
     names: tuple[str, ...] | None = getattr(type(bot), "__mypyc_attrs__", None)  # compiled: no __dict__
     fields = vars(bot) if names is None else {k: getattr(bot, k) for k in names if hasattr(bot, k)}
     return {k: (v.getstate() if isinstance(v, random.Random) else v.kept if isinstance(v, MoveScores) else v)
-            for k, v in fields.items()}
+            for k, v in fields.items() if k not in _REMADE}
 
 
 def deep_reach(p: Position, enemy: Side) -> dict[str, set[Hex]]:
