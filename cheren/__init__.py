@@ -35,6 +35,7 @@ __version__ = "0.1.0"
 # become bare types.
 COMPILED_MODULES: tuple[str, ...] = (
     "cheren.hexes",
+    "cheren.scenario.memo",  # the rules ask their per-scenario tables through it a hundred thousand times a game
     "cheren.engine.dice",
     "cheren.engine.position",
     "cheren.engine.wording",

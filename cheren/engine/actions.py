@@ -11,7 +11,7 @@ with :class:`RemoveStep`, a retreat with :class:`Retreat`, the other combat deci
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -69,24 +69,6 @@ class Move(Action):
 
     def describe(self) -> str:
         return f"move {self.unit} to {hex_text(self.path[-1]) if self.path else 'nowhere'}"
-
-
-def moves_along(unit: str, paths: Iterable[tuple[Hex, ...]]) -> list[Action]:
-    """``Move(unit, path)`` for each path, made without the dataclass's ``__init__`` (the same
-    objects: equal, hashed and shown alike).  Listing the legal moves makes tens of thousands of
-    them in a game, most of which are never taken."""
-    new, put_unit, put_path = object.__new__, _MOVE_UNIT.__set__, _MOVE_PATH.__set__
-    out: list[Action] = []
-    for path in paths:
-        move = new(Move)
-        put_unit(move, unit)
-        put_path(move, path)
-        out.append(move)
-    return out
-
-
-_MOVE_UNIT: Any = Move.__dict__["unit"]  # the slots' descriptors: they set a field past the frozen __setattr__
-_MOVE_PATH: Any = Move.__dict__["path"]
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,6 @@ found here, and the what-if analysis (:mod:`cheren.engine.combat_whatif`) explai
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -128,18 +127,31 @@ def rounded_ratio(attack: int, defence: int) -> tuple[int, int]:
         return (1, 1000)
     if attack >= defence:
         return (attack // defence, 1)
-    return (1, math.ceil(Fraction(defence, attack)))
+    return (1, -(-defence // attack))  # the ceiling of defence / attack, in whole numbers
 
 
 def raw_column(columns: tuple[OddsColumn, ...], ratio: tuple[int, int]) -> int:
     """11.5: the highest column whose ratio does not exceed ``ratio`` (4-1 is played on 3-1);
     a ratio below the lowest column starts on it (below 1-3 is played on 1-3)."""
-    value = Fraction(ratio[0], ratio[1])
+    a, d = ratio
     best = 0
-    for i, column in enumerate(columns):
-        if column.ratio <= value:
+    # n/m <= a/d as n*d <= a*m (every term positive): the same answer as comparing Fractions,
+    # without making one for every column of every attack the bots weigh
+    for i, (n, m) in enumerate(_terms(columns)):
+        if n * d <= a * m:
             best = i
     return best
+
+
+_TERMS: dict[int, tuple[tuple[OddsColumn, ...], list[tuple[int, int]]]] = {}
+
+
+def _terms(columns: tuple[OddsColumn, ...]) -> list[tuple[int, int]]:
+    """Each column's ratio as (numerator, denominator), kept per table of columns (the scenario's)."""
+    found = _TERMS.get(id(columns))
+    if found is None or found[0] is not columns:
+        found = _TERMS[id(columns)] = (columns, [(c.ratio.numerator, c.ratio.denominator) for c in columns])
+    return found[1]
 
 
 def ratio_text(ratio: tuple[int, int]) -> str:

@@ -14,7 +14,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-from cheren.engine.actions import Action, Move, moves_along
+from cheren.engine.actions import Action, Move
 from cheren.engine.position import Position, Status, Supply
 from cheren.engine.registry import ActionRule, GameState, Refusal
 from cheren.engine.rules import control
@@ -301,6 +301,25 @@ def legal_moves(game: GameState) -> list[Action]:
         if entry[1] and (not reaction or definitions[uid].stack <= room):
             out += entry[1]
     return out
+
+
+def moves_along(unit: str, paths: list[tuple[Hex, ...]]) -> list[Action]:
+    """``Move(unit, path)`` for each path, made without the dataclass's ``__init__`` (the same
+    objects: equal, hashed and shown alike).  Listing the legal moves makes tens of thousands of
+    them in a game, most of which are never taken (here, compiled, rather than beside ``Move``:
+    the loop ran in the interpreter, a thirtieth of a planner game)."""
+    new, put_unit, put_path = object.__new__, _MOVE_UNIT.__set__, _MOVE_PATH.__set__
+    out: list[Action] = []
+    for path in paths:
+        move = new(Move)
+        put_unit(move, unit)
+        put_path(move, path)
+        out.append(move)
+    return out
+
+
+_MOVE_UNIT: Any = Move.__dict__["unit"]  # the slots' descriptors: they set a field past the frozen __setattr__
+_MOVE_PATH: Any = Move.__dict__["path"]
 
 
 def _unit_moves(game: GameState, uid: str, hooks: Hashable | None = None) -> list[Action]:
