@@ -97,7 +97,7 @@ def play_game(
     s = _scenario(scenario_dir)
     if variants:  # optional rules (cheren.scenario.variants) on top of the scenario's own
         s = s.with_variants(set(s.variants) | set(variants))
-    game = starting_game(s, seed, start, viewer)
+    game = starting_game(s, seed, start, viewer, undo=False)  # played through once: nothing is undone
     bots = {Side.ALLIED: make_bot(allied, seed * 2 + 1), Side.ITALIAN: make_bot(italian, seed * 2 + 2)}
     seats = {side: SideSeat(game, side) for side in Side}
     planner = game.moment.acting
@@ -142,13 +142,13 @@ def play_game(
 
 
 def starting_game(scenario: Scenario, seed: int, start: str | None = None, viewer: str | None = None, *,
-                  to_move: bool = False) -> Game:
+                  to_move: bool = False, undo: bool = True) -> Game:
     """The game a play begins with: the set-up, or the position of the code ``start`` with the
     chits ``viewer`` cannot see dealt again from ``seed`` (:func:`redeal_hidden`; ``to_move``:
     the viewer is the side to move, as :func:`start_viewer` says); the same arguments always give
-    the same game, so a logged game replays from it."""
+    the same game, so a logged game replays from it (``undo`` as in :class:`Game`)."""
     if start is None:
-        return Game(scenario, seed=seed)
+        return Game(scenario, seed=seed, undo=undo)
     from cheren.files import parse_position_code
 
     position = parse_position_code(start, scenario)
@@ -156,7 +156,7 @@ def starting_game(scenario: Scenario, seed: int, start: str | None = None, viewe
         viewer = position.side.value
     if viewer is not None:
         redeal_hidden(position, Side(viewer), random.Random(seed))
-    return Game.from_position(position, seed=seed)
+    return Game.from_position(position, seed=seed, undo=undo)
 
 
 def start_viewer(start: str, scenario: Scenario) -> str:
