@@ -70,6 +70,17 @@ def test_train_eval_is_reproducible_from_kept_games(small_model: tuple[Path, Pat
     assert json.loads(again.read_text())["model"] == json.loads(path.read_text())["model"]
 
 
+def test_train_eval_less_regularised_fits_bigger_trees(small_model: tuple[Path, Path], tmp_path: Path) -> None:
+    """--less-regularised (the shipped model's settings): LightGBM's own model text says so."""
+    _, games = small_model
+    out = tmp_path / "less.json"
+    assert main(["train-eval", "--from", str(games), "--less-regularised", "--out", str(out), "--quiet"]) == 0
+    text = json.loads(out.read_text())["model"]
+    assert "[num_leaves: 31]" in text and "[min_data_in_leaf: 20]" in text and "[lambda_l2: 0]" in text
+    default = json.loads(small_model[0].read_text())["model"]
+    assert "[num_leaves: 15]" in default and "[lambda_l2: 1]" in default
+
+
 def test_a_model_of_other_scenario_data_says_so(small_model: tuple[Path, Path], tmp_path: Path) -> None:
     data = json.loads(small_model[0].read_text())
     data["scenario"] = "0123456789abcdef"

@@ -37,6 +37,8 @@ def add_parsers(sub: Any) -> None:
                     "the games is measured by the model trained on all, held out there)")
     tr.add_argument("--leave-one-out-chart", metavar="PNG", help="with --leave-one-out: draw both models' "
                     "P(Allied win) against the play-outs' share here")
+    tr.add_argument("--less-regularised", action="store_true", help="bigger trees, less shrinkage (31 leaves, "
+                    "20 positions a leaf at least, no L2 penalty): the shipped model's settings, for many games")
     tr.add_argument("--out", required=True, help=f"write the model here (the one cheren ships: {SHIPPED_HINT})")
     tr.add_argument("--force", action="store_true", help="replace --out and --games-out if they exist")
     tr.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
@@ -112,7 +114,7 @@ def cmd_train_eval(args: argparse.Namespace) -> int:
         starts = [None] * len(results)
     data = positions_of(results, scenario, jobs=args.jobs, scenario_dir=args.scenario, progress=not args.quiet,
                         starts=starts)
-    trained = train(data, scenario, seed=seeds[0] % (2**31))
+    trained = train(data, scenario, seed=seeds[0] % (2**31), less_regularised=args.less_regularised)
     names = start_names(starts, scenario)
     write_output(args.out, model_file(trained, scenario, results, bot, seeds, len(data.rows), dict(Counter(names))))
     v = trained.validation
@@ -123,12 +125,12 @@ def cmd_train_eval(args: argparse.Namespace) -> int:
           f"{v.get('allied_win_mae', float('nan')):.3f}", file=sys.stderr)
     if args.leave_one_out:
         _leave_one_out(args.leave_one_out, args.out, data, {g: s or "set-up" for g, s in enumerate(starts)}, scenario,
-                       seeds[0] % (2**31), args.leave_one_out_chart)
+                       seeds[0] % (2**31), args.leave_one_out_chart, args.less_regularised)
     return 0
 
 
 def _leave_one_out(path: str, model_path: str, data: Any, starts: dict[int, str], scenario: Any, seed: int,
-                   chart: str | None) -> None:
+                   chart: str | None, less_regularised: bool = False) -> None:
     from cheren.files import library_names, load_position
     from cheren.study.evaluation.calibration import leave_one_out, left_out_table
     from cheren.study.evaluation.model import load_model
@@ -138,7 +140,7 @@ def _leave_one_out(path: str, model_path: str, data: Any, starts: dict[int, str]
     measured = [(p, load_position(p.label if p.label in library else p.code, scenario))
                 for p in _reuse_playouts(path, None, [], "--leave-one-out").points if p.label in library or p.code]
     model = load_model(model_path, scenario)
-    rows = leave_one_out(data, starts, measured, scenario, model, seed=seed)
+    rows = leave_one_out(data, starts, measured, scenario, model, seed=seed, less_regularised=less_regularised)
     if not rows:
         raise UsageError(f"--leave-one-out {path}: no library position (nor a position with its code) measured in it")
     print(f"Each position against its play-outs ({path}), by the model trained on all the games and by "

@@ -188,14 +188,14 @@ class LeftOut:
 
 
 def leave_one_out(data: Any, starts: dict[int, str], measured: list[tuple[Point, Position]], scenario: Scenario,
-                  full: EvaluationModel, *, seed: int = 0) -> list[LeftOut]:
+                  full: EvaluationModel, *, seed: int = 0, less_regularised: bool = False) -> list[LeftOut]:
     """For each measured position whose play-outs are among the training games (``starts``: where
     each game began, by game number: the code of the position it was played on from, or a library
     position's name), a model trained without those games, and
     its P(Allied win) there: the honest measure of a model trained on play-outs of the positions
     it is measured on.  A position without play-outs among the games is measured by ``full``
     itself, held out there already.  ``data``: the :class:`~cheren.study.evaluation.training.Dataset` of all
-    the games, ``full`` the model trained on all of them."""
+    the games, ``full`` the model trained on all of them (``less_regularised`` as it was trained)."""
     from cheren.study.evaluation.training import Dataset, train
 
     out = []
@@ -208,7 +208,7 @@ def leave_one_out(data: Any, starts: dict[int, str], measured: list[tuple[Point,
             continue
         keep = [i for i, g in enumerate(data.games) if g not in own]
         subset = Dataset([data.rows[i] for i in keep], [data.labels[i] for i in keep], [data.games[i] for i in keep])
-        trained = train(subset, scenario, seed=seed)
+        trained = train(subset, scenario, seed=seed, less_regularised=less_regularised)
         model = EvaluationModel(trained.booster, full.provenance, full.levels, full.winners, "left out")
         out.append(LeftOut(point.label, point.wins, point.games, full.chances(position).allied,
                            model.chances(position).allied, len(set(subset.games))))
