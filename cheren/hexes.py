@@ -56,8 +56,15 @@ class Hex(NamedTuple):
         return Hex(self.q + dq, self.r + dr)
 
     def neighbours(self) -> list[Hex]:
-        q, r = self
-        return [Hex(q + dq, r + dr) for dq, dr in DIRECTIONS]
+        # Kept per hex: a Hex is made through the named tuple's Python ``__new__`` (compiled or
+        # not), and the rules and bots ask a planner game for some 50,000 neighbours.
+        found = _NEIGHBOURS.get(self)
+        if found is None:
+            if len(_NEIGHBOURS) > _NEIGHBOURS_KEPT:
+                _NEIGHBOURS.clear()
+            q, r = self
+            found = _NEIGHBOURS[self] = tuple([Hex(q + dq, r + dr) for dq, dr in DIRECTIONS])
+        return list(found)
 
     def distance(self, other: Hex) -> int:
         dq = self.q - other.q
@@ -91,6 +98,8 @@ class Hex(NamedTuple):
 # Flat-topped axial directions, clockwise from "lower right" (south-east):
 # SE, NE, N, NW, SW, S.  The index is used for hexside and vertex geometry below.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+_NEIGHBOURS: dict[Hex, tuple[Hex, ...]] = {}  # see Hex.neighbours
+_NEIGHBOURS_KEPT = 100_000  # far more than any map's hexes: only a caller wandering off-map fills it
 DIRECTION_NAMES: tuple[str, ...] = ("SE", "NE", "N", "NW", "SW", "S")
 
 

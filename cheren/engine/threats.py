@@ -90,7 +90,7 @@ def enemy_reach(position: Position, enemy: Side) -> dict[str, frozenset[Hex]]:
             continue
         hexes = {unit.hex}
         if immobile_reason(p, uid) is None:
-            hexes |= set(reachable(p, uid).reach)
+            hexes |= set(reachable(p, uid).reached())
         out[uid] = frozenset(hexes)
     return out
 

@@ -179,10 +179,8 @@ class ReachMap:
 
     __slots__ = ("_reach", "_search", "mp", "start", "unit_id")
 
-    def __init__(
-        self, unit_id: str, start: Hex, mp: Fraction, reach: dict[Hex, Reach] | None = None,
-        search: _Search | None = None,
-    ) -> None:
+    def __init__(self, unit_id: str, start: Hex, mp: Fraction, reach: dict[Hex, Reach] | None = None,
+                 search: _Search | None = None) -> None:
         self.unit_id = unit_id
         self.start = start
         self.mp = mp
@@ -223,6 +221,11 @@ class ReachMap:
     def hexes(self) -> list[Hex]:
         return sorted(self.reach)
 
+    def reached(self) -> list[Hex]:
+        """``reach``'s hexes in its order, without making their Reach (a named tuple: made by Python code)."""
+        s = self._search
+        return list(self.reach) if self._reach is not None or s is None else [s.hexes[j] for j in s.found]
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ReachMap):
             return NotImplemented
@@ -234,15 +237,9 @@ class ReachMap:
         return f"ReachMap(unit_id={self.unit_id!r}, start={self.start!r}, mp={self.mp!r}, reach={self.reach!r})"
 
 
-def reachable(
-    position: Position,
-    unit_id: str,
-    options: MoveOptions | None = None,
-    *,
-    zoc: dict[Hex, Zoc] | None = None,
-    enemy_hexes: AbstractSet[Hex] | None = None,
-    previous: ReachMap | None = None,
-) -> ReachMap:
+def reachable(position: Position, unit_id: str, options: MoveOptions | None = None, *,
+              zoc: dict[Hex, Zoc] | None = None, enemy_hexes: AbstractSet[Hex] | None = None,
+              previous: ReachMap | None = None) -> ReachMap:
     """Every hex the unit can reach this phase, with its cost and the cheapest path (9.0).
 
     Costs: the costliest terrain of the entered hex plus any river hexside, or only the road

@@ -534,5 +534,5 @@ def deep_reach(p: Position, enemy: Side) -> dict[str, set[Hex]]:
             continue
         mp = q.movement(uid)
         extra = (mp if d.type.may_exploit and unit.supply is None else 0) + (mp if may_react(p, uid) else 0)
-        out[uid] = {unit.hex, *reachable(q, uid, MoveOptions(extra_mp=extra)).reach}
+        out[uid] = {unit.hex, *reachable(q, uid, MoveOptions(extra_mp=extra)).reached()}
     return out
