@@ -98,7 +98,8 @@ def mover_refusal(game: GameState, uid: str, allowance: bool = True) -> Refusal 
     p = game.position
     d = game.scenario.units[uid]
     unit = p.units[uid]
-    if game.phase is Phase.REACTION:
+    phase = p.phase  # game.phase, read off the (compiled) position: asked for every unit listed
+    if phase is Phase.REACTION:
         if unit.supply is not None:
             marker = "Low" if unit.supply is Supply.LOW else "No"
             return Refusal(("10.0", "12.5"), f"{d.name} has a {marker} supply marker and may not react")
@@ -109,7 +110,7 @@ def mover_refusal(game: GameState, uid: str, allowance: bool = True) -> Refusal 
                     return Refusal(("10.0",), f"{d.name} is adjacent to an enemy unit in {n.label} and may not react")
         if allowance:
             return allowance_refusal(game, uid)
-    if game.phase is Phase.EXPLOITATION:
+    if phase is Phase.EXPLOITATION:
         if not d.type.may_exploit and not any(grant(game, uid) for grant in game.rules.exploit_grants):
             return Refusal(("13.0",), f"{d.name} ({d.type.name}) does not move in the Exploitation phase")
         if unit.supply is not None:

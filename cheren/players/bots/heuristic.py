@@ -441,16 +441,21 @@ def attack_reason(p: Position, target: Hex, wi: WhatIf) -> str:
 
 
 def attack_value(p: Position, target: Hex, enemy_steps: Fraction, our_steps: Fraction, p_vacated: Fraction) -> float:
+    return _attack_value(p, target, float(enemy_steps), float(our_steps), float(p_vacated))
+
+
+def _attack_value(p: Position, target: Hex, enemy_steps: float, our_steps: float, p_vacated: float) -> float:
     town = p.scenario.towns_by_hex.get(target)
     vp = town.vp if town is not None else 0
-    return float(enemy_steps) * 1.2 - float(our_steps) + float(p_vacated) * (0.5 + vp)
+    return enemy_steps * 1.2 - our_steps + p_vacated * (0.5 + vp)
 
 
 def attack_value_bound(p: Position, target: Hex, side: Side) -> float:
     """The most :func:`attack_value` can give an attack by ``side`` on ``target``: every
-    defending step lost, none of ours, the hex taken (the same float operations)."""
+    defending step lost, none of ours, the hex taken (the same float operations; a whole
+    number of steps as a float is what its Fraction gives, without making one)."""
     steps = sum(p.steps_left(u) for u in defenders_in(p, target, side))
-    return attack_value(p, target, Fraction(steps), Fraction(0), Fraction(1))
+    return _attack_value(p, target, float(steps), 0.0, 1.0)
 
 
 def _near(h: Hex, hexes: AbstractSet[Hex]) -> bool:
