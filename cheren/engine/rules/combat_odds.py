@@ -25,6 +25,7 @@ from cheren.engine.position import Position
 from cheren.engine.rules.optional_rules import DieModifier, active, die_modifiers
 from cheren.hexes import Hex, Hexside
 from cheren.scenario.compiled import OddsColumn, Scenario
+from cheren.scenario.memo import ScenarioMemo
 from cheren.scenario.models import CombatResult, Side
 from cheren.scenario.variants import ARTILLERY_RANGE
 
@@ -130,28 +131,25 @@ def rounded_ratio(attack: int, defence: int) -> tuple[int, int]:
     return (1, -(-defence // attack))  # the ceiling of defence / attack, in whole numbers
 
 
-def raw_column(columns: tuple[OddsColumn, ...], ratio: tuple[int, int]) -> int:
+def raw_column(terms: list[tuple[int, int]], ratio: tuple[int, int]) -> int:
     """11.5: the highest column whose ratio does not exceed ``ratio`` (4-1 is played on 3-1);
-    a ratio below the lowest column starts on it (below 1-3 is played on 1-3)."""
+    a ratio below the lowest column starts on it (below 1-3 is played on 1-3).  ``terms``: the
+    columns' ratios as whole numbers, :data:`odds_terms` of the scenario."""
     a, d = ratio
     best = 0
     # n/m <= a/d as n*d <= a*m (every term positive): the same answer as comparing Fractions,
     # without making one for every column of every attack the bots weigh
-    for i, (n, m) in enumerate(_terms(columns)):
+    for i, (n, m) in enumerate(terms):
         if n * d <= a * m:
             best = i
     return best
 
 
-_TERMS: dict[int, tuple[tuple[OddsColumn, ...], list[tuple[int, int]]]] = {}
+def _odds_terms(s: Scenario) -> list[tuple[int, int]]:
+    return [(c.ratio.numerator, c.ratio.denominator) for c in s.odds_columns]
 
 
-def _terms(columns: tuple[OddsColumn, ...]) -> list[tuple[int, int]]:
-    """Each column's ratio as (numerator, denominator), kept per table of columns (the scenario's)."""
-    found = _TERMS.get(id(columns))
-    if found is None or found[0] is not columns:
-        found = _TERMS[id(columns)] = (columns, [(c.ratio.numerator, c.ratio.denominator) for c in columns])
-    return found[1]
+odds_terms = ScenarioMemo(_odds_terms)  # each odds column's ratio as (numerator, denominator)
 
 
 def ratio_text(ratio: tuple[int, int]) -> str:
@@ -250,7 +248,7 @@ def compute_odds(
     defence_sp = sum(position.strength(u) for u in defenders)
     ratio = rounded_ratio(attack_sp, defence_sp)
     columns = s.odds_columns
-    raw = raw_column(columns, ratio)
+    raw = raw_column(odds_terms(s), ratio)
     notes = []
     name = ratio_text(ratio)
     if name != columns[raw].name:
