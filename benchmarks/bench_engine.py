@@ -15,6 +15,13 @@ paths): the work any reach computation has to do, done by a well-known library. 
 are given as a ratio to one such reach too, so figures from machines of different speed, or
 from a busy machine, can be compared.
 
+The random game is timed twice, the same game both times (the same ``rng.choices`` call over the
+same weights: 3 for an action, 1 for ending the phase).  The first row reads the actions from
+``Game.legal_view()``, which makes only the action taken (python-chess lists a board's legal
+moves so) and tells where the EndPhase is; the second, as up to session 33, has every action
+made, listed and weighed by its type, about a fifth of its time in that loop and in random.choices's
+running sum of some 300 weights a step.  Every action goes through the gate in both.
+
 The last row plays heuristic games from a turn-2 position in two worker processes (the
 play-outs a position analysis runs) and gives games per second per core; ``--playouts N`` sets
 how many (200 in a full run, 0 to skip).
@@ -28,8 +35,9 @@ import random
 import resource
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from typing import overload
 
 import networkx as nx
 
@@ -72,12 +80,51 @@ SCENARIO = load_scenario()
 
 
 def random_game(seed: int) -> Game:
+    """A random game: each step one of the legal actions, weighted 3 against 1 for ending the
+    phase, through the gate.  The actions are read from :meth:`Game.legal_view` (made only as
+    read: python-chess's lazy legal moves) and their weights from where the EndPhase is; the
+    choice is the very one :func:`random_game_listed` makes (the same ``rng.choices`` call over
+    the same weights), so the same seed plays the same game."""
+    g = Game(SCENARIO, seed=seed)
+    rng = random.Random(seed)
+    while not g.over:
+        actions = g.legal_view()
+        g.apply(rng.choices(actions, cum_weights=_CumulativeWeights(len(actions), actions.indexes(EndPhase)))[0])
+    return g
+
+
+def random_game_listed(seed: int) -> Game:
+    """:func:`random_game` as sessions up to 33 timed it: every legal action made and listed,
+    each weighed by its type (about a fifth of the game's time was this loop and random.choices's
+    running sum of some 300 weights a step, not the engine)."""
     g = Game(SCENARIO, seed=seed)
     rng = random.Random(seed)
     while not g.over:
         actions = g.legal_actions()
         g.apply(rng.choices(actions, [1 if isinstance(a, EndPhase) else 3 for a in actions])[0])
     return g
+
+
+class _CumulativeWeights(Sequence[int]):
+    """``list(accumulate(w))`` of the weights 1 for an EndPhase, 3 for any other action, item by
+    item as ``random.choices``' bisection reads them (a dozen a step), from where the EndPhases are."""
+
+    def __init__(self, n: int, ends: list[int]) -> None:
+        self.n, self.ends = n, ends
+
+    def __len__(self) -> int:
+        return self.n
+
+    @overload
+    def __getitem__(self, i: int) -> int: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[int]: ...
+    def __getitem__(self, i: int | slice) -> int | list[int]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self.n))]
+        if i < 0:
+            i += self.n
+        return 3 * (i + 1) - 2 * sum(1 for e in self.ends if e <= i)
 
 
 def turn_two_position() -> Position:
@@ -238,8 +285,11 @@ def main() -> None:
                  f"{t / base_supply:.2f} x networkx BFS network + per unit ({fmt(base_supply)})"))
     rows += combat_what_if_rows(s, repeats)
     full = median_seconds(lambda: random_game(3), game_repeats)
-    rows.append(("a full random-vs-random game through the gate", full,
+    rows.append(("a full random-vs-random game through the gate (the actions read from `legal_view()`)", full,
                  f"{full / base_one:.0f} x one networkx reach"))
+    listed = median_seconds(lambda: random_game_listed(3), game_repeats)
+    rows.append(("the same game, every action listed (`legal_actions()`) and weighed by type (to session 33)",
+                 listed, f"{listed / base_one:.0f} x one networkx reach"))
     from cheren.players.simulate import play_game
 
     heuristic = median_seconds(lambda: play_game(0, 3, "heuristic", "heuristic"), game_repeats)

@@ -49,6 +49,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "cheren.engine.rules.decisions",
     "cheren.engine.rules.garrisons",
     "cheren.engine.rules.immobility",
+    "cheren.engine.rules.move_costs",
     "cheren.engine.rules.move_reasons",
     "cheren.engine.rules.movement",
     "cheren.engine.rules.moves",

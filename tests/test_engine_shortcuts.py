@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from cheren.engine.actions import EndPhase
+from cheren.engine.actions import EndPhase, Move
 from cheren.engine.game import Game
 from cheren.engine.rules.immobility import immobile_reason, is_immobile
 from cheren.engine.rules.movement import _network, _Search, _search_network, move_graph
@@ -50,6 +50,44 @@ def test_the_benchmark_random_games_are_the_games_they_were(seed: int) -> None:
     got = (len(game.log), hashlib.sha256(log.encode()).hexdigest()[:16],
            hashlib.sha256(events.encode()).hexdigest()[:16])
     assert got == PINNED[seed]
+
+
+@pytest.mark.parametrize("seed", sorted(PINNED))
+def test_the_benchmark_game_read_from_the_legal_view_is_the_same_game(seed: int) -> None:
+    """bench_engine's random game reads its actions from ``Game.legal_view()`` and its weights
+    from where the EndPhase is: the same choices, so the same pinned game."""
+    game = Game(S, seed=seed)
+    rng = random.Random(seed)
+    while not game.over:
+        view = game.legal_view()
+        ends = view.indexes(EndPhase)
+        weights = [3 * (i + 1) - 2 * sum(1 for e in ends if e <= i) for i in range(len(view))]
+        game.apply(rng.choices(view, cum_weights=weights)[0])
+    log = json.dumps([e.action.to_json() for e in game.log], sort_keys=True)
+    assert (len(game.log), hashlib.sha256(log.encode()).hexdigest()[:16]) == PINNED[seed][:2]
+
+
+def test_the_legal_view_reads_as_the_legal_actions_list() -> None:
+    """``legal_view()`` is ``legal_actions()`` made lazily: the same actions in the same order,
+    by index, by iteration and from the end, and the same EndPhase indexes, at every step of a
+    random game (every phase and decision it meets), read before and after the list is made."""
+    steps = 0
+    for i, game in enumerate(weighted_random_game(5)):
+        view = game.legal_view()
+        first = view[i % len(view)] if len(view) else None
+        actions = game.legal_actions()
+        assert len(view) == len(actions) and list(view) == actions
+        assert [view[j] for j in range(len(view))] == actions
+        assert [view[-j] for j in range(1, len(view) + 1)] == actions[::-1]
+        assert view[1:4] == actions[1:4]
+        assert first is None or first == actions[i % len(actions)]
+        assert view.indexes(EndPhase) == [j for j, a in enumerate(actions) if isinstance(a, EndPhase)]
+        steps += 1
+    assert steps > 500
+    with pytest.raises(IndexError):
+        game.legal_view()[0]
+    with pytest.raises(ValueError, match="does not make its moves"):
+        view.indexes(Move)
 
 
 def test_supply_yes_or_no_agrees_with_the_traced_lines() -> None:
@@ -88,8 +126,9 @@ def test_immobility_without_words_agrees_with_the_worded_reason() -> None:
 
 def _read_the_long_way(before: _Search, enter: list[int], stop: list[bool]) -> bool:
     """Every hex the earlier search settled or looked into reads the same in the new terrain."""
-    looked = set(before.paths)
-    for h in before.paths:
+    settled = [before.origin, *before.found]  # every hex it took from a bucket
+    looked = set(settled)
+    for h in settled:
         if h == before.origin or not before.stop[h]:
             looked.update(j for j, _ in before.steps[h])
     return all(enter[i] == before.enter[i] and stop[i] == before.stop[i] for i in looked)

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 from cheren.engine.actions import Action, shape_problem
 from cheren.engine.dice import Dice
 from cheren.engine.game_log import LogEntry, StepLoss
+from cheren.engine.listing import LegalActions
 from cheren.engine.opening import initial_position
 from cheren.engine.position import Mark, Position, Status
 from cheren.engine.registry import OK, Decision, Flow, IllegalAction, Refusal, Rulebook, Task, Verdict
@@ -131,6 +132,17 @@ class Game:
         if d is not None:
             return self.rules.decisions[d.kind].actions(self, d)
         return self.rules.listed(self)
+
+    def legal_view(self) -> LegalActions:
+        """:meth:`legal_actions` as a view: the same actions in the same order, each made only
+        when it is read (``len``, ``view[i]``, iteration; see :mod:`cheren.engine.listing`).  For a
+        player who takes one of them: a Movement phase lists some 300 moves a step."""
+        if self.over:
+            return LegalActions([])
+        d = self.pending
+        if d is not None:
+            return LegalActions([self.rules.decisions[d.kind].actions(self, d)])
+        return LegalActions(self.rules.listed_parts(self))
 
     def check(self, action: Action) -> Verdict:
         """Is ``action`` legal now?  Never changes the game."""

@@ -14,7 +14,7 @@ This module imports nothing of the rules or the game, so everything can import i
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import Enum
 from fractions import Fraction
@@ -265,6 +265,15 @@ class DecisionKind:
 Hook = Callable[[GameState], None]
 
 
+class ListedPart(Protocol):
+    """A run of listed legal actions: a list, or one that makes its actions when read (a unit's
+    moves, :class:`~cheren.engine.rules.moves.UnitMoves`)."""
+
+    def __len__(self) -> int: ...
+    def __getitem__(self, i: int, /) -> Action: ...
+    def __iter__(self) -> Iterator[Action]: ...
+
+
 @dataclass(frozen=True)
 class Rulebook:
     """Everything the game plays by, each list in the order the game runs it.
@@ -284,6 +293,9 @@ class Rulebook:
     move_options: tuple[Callable[[GameState, str, Any], None], ...] = ()
     exploit_grants: tuple[Callable[[GameState, str], bool], ...] = ()
     hook_keys: tuple[Callable[[GameState], Hashable], ...] | None = ()
+    # a legal_actions contributor's list in parts, uncombined and unmade (see :meth:`listed_parts`)
+    in_parts: Mapping[Callable[[GameState], list[Action]], Callable[[GameState], Sequence[ListedPart]]] = field(
+        default_factory=dict)
 
     def hooks_key(self, game: GameState) -> Hashable | None:
         """Everything the move-option and exploitation hooks depend on now, or None when some
@@ -301,4 +313,16 @@ class Rulebook:
         out: list[Action] = []
         for contribute in self.legal_actions:
             out += contribute(game)
+        return out
+
+    def listed_parts(self, game: GameState) -> list[ListedPart]:
+        """What :meth:`listed` gives, in the same order, as the contributors' lists (and the
+        parts of those that have them, ``in_parts``), not put together."""
+        out: list[ListedPart] = []
+        for contribute in self.legal_actions:
+            parts = self.in_parts.get(contribute)
+            if parts is None:
+                out.append(contribute(game))
+            else:
+                out += parts(game)
         return out

@@ -103,4 +103,5 @@ RULEBOOK = Rulebook(
     move_options=(chits.move_options,),
     exploit_grants=(chits.may_exploit,),
     hook_keys=(chits.effects_key,),
+    in_parts={moves.legal_moves: moves.unit_moves_listed},  # unit by unit, each Move made when read
 )

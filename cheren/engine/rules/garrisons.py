@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cheren.engine.position import Position
 from cheren.engine.registry import Decision, GameState
-from cheren.engine.rules.movement import enterable_hexes
+from cheren.engine.rules.move_costs import enterable_hexes
 from cheren.hexes import Hex
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.memo import ScenarioMemo

@@ -7,7 +7,6 @@ uses, e.g. half points for roads) so sums are exact and comparisons never suffer
 from __future__ import annotations
 
 import heapq
-import math
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -16,109 +15,15 @@ from typing import Any, NamedTuple
 from cheren.engine.position import Position, Status
 from cheren.engine.rules.immobility import immobile_reason as immobile_reason  # where callers found it
 from cheren.engine.rules.immobility import is_immobile
+from cheren.engine.rules.move_costs import Edge as Edge  # where callers found them
+from cheren.engine.rules.move_costs import MoveGraph as MoveGraph
+from cheren.engine.rules.move_costs import enterable_hexes as enterable_hexes
+from cheren.engine.rules.move_costs import move_graph as move_graph
 from cheren.engine.rules.zoc import Zoc, zoc_map
 from cheren.hexes import Hex, Hexside
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.memo import ScenarioMemo
 from cheren.scenario.models import Side
-
-
-@dataclass(frozen=True, slots=True)
-class Edge:
-    """Moving from one hex into a neighbour: its cost in ticks, or why it is impossible."""
-
-    to: Hex
-    ticks: int  # -1: cannot be entered at all (unplayable or impassable terrain)
-    off_road_ticks: int  # the cost when road movement is denied (a Roadblock chit)
-    road: bool
-    river: bool
-    mountain: bool
-
-
-@dataclass(frozen=True)
-class MoveGraph:
-    scale: int  # ticks per movement point
-    river_ticks: int
-    edges: dict[Hex, tuple[Edge, ...]]
-    _mp: dict[int, Fraction] = field(default_factory=dict, compare=False, repr=False)
-
-    def mp(self, ticks: int) -> Fraction:
-        found = self._mp.get(ticks)  # a Fraction takes a gcd to make; a game asks for a few dozen
-        if found is None:
-            found = self._mp[ticks] = Fraction(ticks, self.scale)
-        return found
-
-
-def move_graph(s: Scenario) -> MoveGraph:
-    """The static movement costs of a scenario's map, built once per scenario."""
-    return _GRAPHS(s)
-
-
-def _ticks_scale(values: list[float]) -> int:
-    scale = 1
-    for v in values:
-        denominator = Fraction(v).limit_denominator(1000).denominator
-        scale = scale * denominator // math.gcd(scale, denominator)
-    return scale
-
-
-def _build_graph(s: Scenario) -> MoveGraph:
-    key = s.terrain_key
-    costs = [t.move_cost for t in key.terrain if t.move_cost is not None]
-    costs += [key.river.move_cost]
-    road_cost = key.road.move_cost
-    if road_cost is not None:
-        costs.append(road_cost)
-    scale = _ticks_scale(costs)
-
-    known: dict[float, int] = {}
-
-    def ticks(mp: float) -> int:
-        found = known.get(mp)
-        if found is None:  # a terrain key has a handful of costs; thousands of hexsides share them
-            found = known[mp] = round(Fraction(mp).limit_denominator(1000) * scale)
-        return found
-
-    # A hex "has a road" if any road hexside touches it; following a track onto such a hex
-    # pays the road cost (9.0: "from track onto road").
-    road_hexes = {h for side in s.road_sides for h in side}
-    enterable = enterable_hexes(s)
-    edges: dict[Hex, tuple[Edge, ...]] = {}
-    for h in s.playable:
-        out = []
-        for n in h.neighbours():
-            info = s.hexes.get(n)
-            if info is None:
-                continue
-            if n not in enterable:
-                out.append(Edge(n, -1, -1, False, False, info.mountain))
-                continue
-            assert info.move_cost is not None  # an enterable hex has a cost
-            side = Hexside.between(h, n)
-            river = side in s.river_sides
-            on_road = road_cost is not None and (
-                side in s.road_sides or (side in s.track_sides and n in road_hexes)
-            )
-            off_road = ticks(info.move_cost) + (ticks(key.river.move_cost) if river else 0)
-            if on_road:
-                assert road_cost is not None
-                cost = ticks(road_cost)
-            else:
-                cost = off_road
-            out.append(Edge(n, cost, off_road, on_road, river, info.mountain))
-        edges[h] = tuple(out)
-    return MoveGraph(scale, ticks(key.river.move_cost), edges)
-
-
-def _enterable(s: Scenario) -> frozenset[Hex]:
-    return frozenset(h for h in s.playable if s.hexes[h].move_cost is not None)
-
-
-# the map's hexes a unit may enter at all (1.1): the movement graph's, and asked of every
-# neighbour of a retreat or a defection, so one set per scenario rather than each hex's terrains
-# gone through again on every ask
-enterable_hexes = ScenarioMemo(_enterable)
-_GRAPHS = ScenarioMemo(_build_graph)
 
 
 # -- reach ----------------------------------------------------------------------------------
@@ -212,6 +117,19 @@ class ReachMap:
         if self._reach is None and self._search is not None:
             return self._search.target_paths()
         return [r.path for _, r in sorted(self.reach.items())]
+
+    def target_count(self) -> int:
+        """How many hexes the unit can reach (of :meth:`targets`), nothing made."""
+        if self._reach is None and self._search is not None:
+            return len(self._search.found)
+        return len(self.reach)
+
+    def target_path(self, i: int) -> tuple[Hex, ...]:
+        """``target_paths()[i]``, without making the other paths."""
+        s = self._search
+        if self._reach is None and s is not None:
+            return s.path(s.order()[i])
+        return self.target_paths()[i]
 
     def __contains__(self, h: object) -> bool:
         if self._reach is None and self._search is not None:
@@ -419,20 +337,47 @@ class _Search:
     it read of the enemy, so a later search from the same hex can be answered by this one."""
 
     __slots__ = (
-        "best", "enter", "found", "hexes", "index", "limit", "net", "no_mountain", "origin", "paths", "scale",
-        "steps", "stop",
+        "_order", "best", "enter", "found", "hexes", "index", "limit", "net", "no_mountain", "origin", "parent",
+        "paths", "scale", "steps", "stop",
     )
 
     def __init__(
         self, net: _Network, scale: int, origin: int, limit: int, no_mountain: bool, best: list[int],
-        found: list[int], paths: dict[int, tuple[Hex, ...]], enter: list[int], stop: list[bool],
-        steps: tuple[Steps, ...],
+        found: list[int], parent: list[int], enter: list[int], stop: list[bool], steps: tuple[Steps, ...],
     ) -> None:
         self.net, self.hexes, self.index = net, net.hexes, net.index
         self.steps = steps
         self.scale, self.origin, self.limit, self.no_mountain = scale, origin, limit, no_mountain
-        self.best, self.found, self.paths = best, found, paths
+        self.best, self.found, self.parent = best, found, parent
+        # each hex's cheapest path, made when first asked for, from its parent's (made too and
+        # kept): most of a search's paths are never read (a random game takes one listed move)
+        self.paths: dict[int, tuple[Hex, ...]] = {origin: ()}
+        self._order: list[int] | None = None
         self.enter, self.stop = enter, stop
+
+    def path(self, j: int) -> tuple[Hex, ...]:
+        """The cheapest path to hex ``j`` (reached, or the origin: ``()``), as the search found it:
+        the parent of a hex is final once the hex is settled, and its parent was settled before it."""
+        paths = self.paths
+        found = paths.get(j)
+        if found is not None:
+            return found
+        chain: list[int] = []
+        parent = self.parent
+        while found is None:
+            chain.append(j)
+            j = parent[j]
+            found = paths.get(j)
+        singles = self.net.singles
+        for h in reversed(chain):
+            found = paths[h] = found + singles[h]
+        return found
+
+    def order(self) -> list[int]:
+        """The reached hexes in hex order (their numbers are), kept."""
+        if self._order is None:
+            self._order = sorted(self.found)
+        return self._order
 
     def holds_for(self, origin: int, limit: int, no_mountain: bool, enter: list[int], stop: list[bool],
                   steps: tuple[Steps, ...] | None = None) -> bool:
@@ -447,20 +392,21 @@ class _Search:
             return False  # other costs (a chit's): kept step tables are shared, so equal ones are the same
         if enter is self.enter and stop is self.stop:
             return True  # the very same enemy
-        # It read the hexes it settled (every one a path was made for) and the hexes it looked
-        # into from them, but for the hexes a move had to stop in: nothing was looked at from
-        # there.  Of the hexes where the enemy differs, is any one of those?
-        settled, stopped, into = self.paths, self.stop, self.net.into(self.steps)
+        # It read the hexes it settled (the origin and every hex it reached: each was taken from
+        # its bucket) and the hexes it looked into from them, but for the hexes a move had to stop
+        # in: nothing was looked at from there.  Of the hexes where the enemy differs, is any one
+        # of those?
+        best, limit, stopped, into = self.best, self.limit, self.stop, self.net.into(self.steps)
         for c in self.net.differences(self.enter, self.stop, enter, stop):
-            if c in settled:
+            if best[c] < limit:
                 return False
             for h in into[c]:
-                if h in settled and (h == self.origin or not stopped[h]):
+                if best[h] < limit and (h == self.origin or not stopped[h]):
                     return False
         return True
 
     def _reach(self, j: int) -> Reach:
-        return Reach(self.hexes[j], self.best[j], self.scale, self.paths[j], self.stop[j])
+        return Reach(self.hexes[j], self.best[j], self.scale, self.path(j), self.stop[j])
 
     def get(self, h: Hex) -> Reach | None:
         j = self.index.get(h)
@@ -472,13 +418,13 @@ class _Search:
         return {self.hexes[j]: self._reach(j) for j in self.found}  # in the order first reached
 
     def targets(self) -> list[tuple[Hex, tuple[Hex, ...]]]:
-        hexes, paths = self.hexes, self.paths
-        return [(hexes[j], paths[j]) for j in sorted(self.found)]  # numbered in hex order
+        hexes, path = self.hexes, self.path
+        return [(hexes[j], path(j)) for j in self.order()]  # numbered in hex order
 
     def target_paths(self) -> list[tuple[Hex, ...]]:
         """The cheapest path to every hex it reaches, in hex order."""
-        paths = self.paths
-        return [paths[j] for j in sorted(self.found)]
+        path = self.path
+        return [path(j) for j in self.order()]
 
 
 def _search_network(
@@ -509,10 +455,8 @@ def _search_network(
         return previous
     best = [limit] * len(net.hexes)
     best[origin] = 0
-    parent = [0] * len(best)  # stored into faster than a dict (and dropped after the search)
+    parent = [0] * len(best)  # stored into faster than a dict (the paths are made from it when asked for)
     found: list[int] = []  # in the order first reached
-    singles = net.singles
-    paths: dict[int, tuple[Hex, ...]] = {origin: ()}  # made as each hex is settled: its parent's is made
     buckets: list[list[int]] = [[] for _ in range(limit)]
     # Every move costs at least a tick (net.positive), so the start is the only hex of bucket 0
     # and is never reached again; it is left whatever holds it there (4.0, 5.1).  A hex holding
@@ -532,7 +476,6 @@ def _search_network(
         for h in bucket:
             if best[h] != spent:
                 continue  # reached more cheaply since
-            paths[h] = paths[parent[h]] + singles[h]
             if stop[h]:
                 continue  # 4.0: stop on entering a hard ZoC (or a Roadblock)
             for j, cost in steps[h]:
@@ -544,7 +487,7 @@ def _search_network(
                     best[j] = total
                     parent[j] = h
                     buckets[total].append(j)
-    return _Search(net, scale, origin, limit, no_mountain, best, found, paths, enter, stop, steps)
+    return _Search(net, scale, origin, limit, no_mountain, best, found, parent, enter, stop, steps)
 
 
 def _reach_with_options(

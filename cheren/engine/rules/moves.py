@@ -9,7 +9,7 @@ listing every legal move cheap as a phase goes on (:class:`MoveCache`, one per g
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
@@ -38,6 +38,42 @@ MOVING_PHASES = (Phase.MOVEMENT, Phase.REACTION, Phase.EXPLOITATION)
 _LIMIT = 4096  # entries a cache holds before it starts afresh
 
 
+class UnitMoves:
+    """One unit's legal moves, one per hex it can reach along the cheapest path, in hex order,
+    read off its reach: a :class:`Move` (and its path) is made when one is asked for
+    (``listed[i]``), or all of them at once (:meth:`moves`, kept).  A random game takes one of
+    some 300 listed moves a step, so most are never made (issue 29; python-chess lists a board's
+    legal moves so)."""
+
+    def __init__(self, unit: str, reach: ReachMap | None) -> None:
+        self.unit = unit
+        self.reach = reach
+        self.count = reach.target_count() if reach is not None else 0
+        self._moves: list[Action] | None = None
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, i: int) -> Action:
+        if self._moves is not None:
+            return self._moves[i]
+        if self.reach is None:
+            raise IndexError("the unit has no legal move")
+        return moves_along(self.unit, [self.reach.target_path(i)])[0]
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self.moves())
+
+    def moves(self) -> list[Action]:
+        """Every move, made once and kept (shared: never change the list)."""
+        if self._moves is None:
+            self._moves = moves_along(self.unit, self.reach.target_paths()) if self.reach is not None else []
+        return self._moves
+
+
+_NO_MOVES = UnitMoves("", None)
+
+
 class MoveCache:
     """What one game keeps of units' reach and moves between actions.  Never game state: every
     entry is keyed by what it depends on (the units by their change stamps), so a stale entry can
@@ -48,12 +84,12 @@ class MoveCache:
         self.reach: dict[tuple[Any, ...], ReachMap] = {}
         # each unit's latest reach and moves, across phases: a unit that stood still while the
         # enemy moved elsewhere gets them back after a check (see movement.reachable's previous)
-        self.latest: dict[str, tuple[ReachMap, list[Action] | None]] = {}
+        self.latest: dict[str, tuple[ReachMap, UnitMoves | None]] = {}
         self.options: dict[tuple[Any, ...], tuple[MoveOptions, Hashable]] = {}
         self.moment: tuple[Any, ...] = ()
         self.last_walk: tuple[Any, ...] | None = None
         self.last_checked: tuple[Any, ...] | None = None  # (unit, path, stamps, its Reach): a move just let through
-        self.phase_moves: tuple[Any, dict[str, tuple[int, list[Action]]]] = (None, {})
+        self.phase_moves: tuple[Any, dict[str, tuple[int, UnitMoves]]] = (None, {})
         self.kept: dict[tuple[Any, ...], tuple[Any, Any, Any]] = {}  # the tables of other phases
 
     KEEP = 2  # other phases whose tables are kept (games that share the cache come back to them)
@@ -264,7 +300,16 @@ MOVE: ActionRule = ActionRule(move_refusal, _apply_move)
 
 # -- the legal moves ------------------------------------------------------------------------------
 def legal_moves(game: GameState) -> list[Action]:
-    """Every legal move of the acting side, in the order of the units.
+    """Every legal move of the acting side, in the order of the units (see :func:`unit_moves_listed`)."""
+    out: list[Action] = []
+    for listed in unit_moves_listed(game):
+        out += listed.moves()
+    return out
+
+
+def unit_moves_listed(game: GameState) -> list[UnitMoves]:
+    """The legal moves of the acting side, unit by unit in the order of the units, each unit's
+    as a :class:`UnitMoves` (its moves made only when asked for).
 
     Kept for the phase: whether a unit may move and where depends only on the unit itself,
     the enemy's units, released garrisons and the chits in force (and, in reaction, on the
@@ -291,16 +336,17 @@ def legal_moves(game: GameState) -> list[Action]:
     definitions = game.scenario.units
     unit_stamp = p.unit_stamp
     on_map = Status.MAP
-    out: list[Action] = []
+    out: list[UnitMoves] = []
     for uid, unit in p.units.items():
         if unit.side is not actor or unit.status is not on_map or uid in moved:
             continue
         stamp = unit_stamp(uid)
         entry = kept.get(uid)
         if entry is None or entry[0] != stamp:
-            entry = kept[uid] = (stamp, _unit_moves(game, uid, hooks) if may_move(game, uid, allowance=False) else [])
-        if entry[1] and (not reaction or definitions[uid].stack <= room):
-            out += entry[1]
+            entry = kept[uid] = (stamp, _unit_moves(game, uid, hooks) if may_move(game, uid, allowance=False)
+                                 else _NO_MOVES)
+        if entry[1].count and (not reaction or definitions[uid].stack <= room):
+            out.append(entry[1])
     return out
 
 
@@ -323,14 +369,14 @@ _MOVE_UNIT: Any = Move.__dict__["unit"]  # the slots' descriptors: they set a fi
 _MOVE_PATH: Any = Move.__dict__["path"]
 
 
-def _unit_moves(game: GameState, uid: str, hooks: Hashable | None = None) -> list[Action]:
+def _unit_moves(game: GameState, uid: str, hooks: Hashable | None = None) -> UnitMoves:
     """The unit's legal moves (one per reachable hex, cheapest path), kept with its reach."""
     reach = unit_reach(game, uid, hooks)
     moves = cache(game)
     latest = moves.latest.get(uid)
     if latest is not None and latest[0] is reach and latest[1] is not None:
         return latest[1]
-    found = moves_along(uid, reach.target_paths())
+    found = UnitMoves(uid, reach)
     moves.latest[uid] = (reach, found)
     return found
 

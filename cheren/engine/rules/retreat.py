@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cheren.engine.position import Position, Status
-from cheren.engine.rules.movement import enterable_hexes
+from cheren.engine.rules.move_costs import enterable_hexes
 from cheren.engine.rules.zoc import Zoc, zoc_map
 from cheren.hexes import Hex
 
