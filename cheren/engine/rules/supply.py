@@ -352,38 +352,50 @@ def supplied_at(ctx: SupplyContext, origin: Hex) -> bool:
 
 
 def _line_exists(ctx: SupplyContext, origin: Hex) -> bool:
-    """``_search_line(ctx, origin) is not None`` without the line: the same search over (hex,
-    hill entered, ZoC entered), with no parents kept and no state kept where the line may go no
-    further (the Supply phase, the threat map and the planner ask it of many units)."""
+    """``_search_line(ctx, origin) is not None`` without the line (the Supply phase, the threat
+    map and the planner ask it of many units): the same search, unrolled over the hexes a line
+    may run with no state kept as a tuple.  12.0's limits (``LINE_LIMITS``): a line that has
+    entered a hill and a ZoC ends in its first hex, one that has entered either in its second."""
     s = ctx.scenario
     adjacent = s.adjacent
     closed = ctx.line_closed()
     hills = _static(s).hills
     zoc = ctx.zoc
     network = ctx.network
-    seen: set[tuple[Hex, bool, bool]] = set()
-    frontier = [(origin, False, False)]
-    for depth in range(1, MAX_LINE + 1):
-        nxt = []
-        for h, hill, inzoc in frontier:
-            for n in adjacent.get(h, ()):
-                if n in closed or n == origin:
-                    continue
-                nh = hill or n in hills
-                nz = inzoc or n in zoc
-                limit = LINE_LIMITS[2 * nh + nz]
-                if depth > limit:
-                    continue
-                if n in network:
-                    return True
-                if depth == limit:
-                    continue  # a line that has gone as far as it may: nothing follows it
-                state = (n, nh, nz)
-                if state not in seen:
-                    seen.add(state)
-                    nxt.append(state)
-        frontier = nxt
+    clear: list[Hex] = []  # first hexes of a line that has entered neither a hill nor a ZoC
+    second: list[tuple[Hex, bool]] = []  # first hexes of a line that has entered one: (hex, a hill)
+    for n in adjacent.get(origin, ()):
+        if n in closed or n == origin:
+            continue
+        if n in network:
+            return True
+        nh, nz = n in hills, n in zoc
+        if not nh and not nz:
+            clear.append(n)
+        elif not (nh and nz):
+            second.append((n, nh))
+    for h, hill in second:  # its second hex may not enter the other one
+        for n in adjacent.get(h, ()):
+            if n in network and n not in closed and n != origin and not (n in zoc if hill else n in hills):
+                return True
+    third: set[Hex] = set()  # only a line that has entered neither runs three hexes
+    for h in clear:
+        for n in adjacent.get(h, ()):
+            if n in closed or n == origin:
+                continue
+            nh, nz = n in hills, n in zoc
+            if n in network and not (nh and nz):
+                return True
+            if not nh and not nz:
+                third.add(n)
+    for h in third:
+        for n in adjacent.get(h, ()):
+            if n in network and n not in closed and n != origin and n not in hills and n not in zoc:
+                return True
     return False
+
+
+assert LINE_LIMITS == (3, 2, 2, 1) and MAX_LINE == 3  # what _line_exists unrolls
 
 
 def _limit_why(ctx: SupplyContext, hill: Hex | None, zoc: Hex | None) -> str:

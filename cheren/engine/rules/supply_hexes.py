@@ -63,47 +63,53 @@ def _supplied_hexes(position: Position, ctx: SupplyContext) -> dict[Hex, int]:
     for h in (*ctx.sources, *ctx.network, *ctx.touch, *ctx.edges):
         if h in s.playable:
             out[h] = 0
-    # States (first hex of the line, hill entered, ZoC entered) with the line's length.
+    # States (first hex of the line, hill entered, ZoC entered), by length: the hexes in
+    # ``frontier`` with their flags (2 * hill + zoc) beside them in ``flags``, and the states seen
+    # as a set of hexes per flags (no state made as a tuple: the search looks at thousands).
     zoc = ctx.zoc
     closed = ctx.line_closed()  # where neither the line may go (12.0 mountains, 12.1)
-    seen: dict[tuple[Hex, bool, bool], int] = {}
-    frontier: list[tuple[Hex, bool, bool]] = []
+    seen: tuple[set[Hex], set[Hex], set[Hex], set[Hex]] = (set(), set(), set(), set())
+    frontier: list[Hex] = []
+    flags: list[int] = []
     starts: set[Hex] = set()  # the network hexes a line may end in
     for h in ctx.network:
         if h in mountains or h not in s.playable:
             continue
         starts.add(h)
-        state = (h, h in hills, h in zoc)
-        if state not in seen:
-            seen[state] = 1
-            frontier.append(state)
+        f = 2 * (h in hills) + (h in zoc)
+        if h not in seen[f]:
+            seen[f].add(h)
+            frontier.append(h)
+            flags.append(f)
     # A line ends at the first network hex it meets: one that would go on through a network hex
     # is longer, and no freer, than the line that stops there (that hex's start state), so
     # going on adds no origin the search has not found sooner.
     barred = closed | starts
     length = 1
     while frontier:
-        for h, _, _ in frontier:
+        for h in frontier:
             for origin in adjacent[h]:
                 if origin not in out:  # lengths only grow: the first one found is the shortest
                     out[origin] = length
         if length == MAX_LINE:
             break
-        nxt = []
-        for h, hill, inzoc in frontier:
-            if LINE_LIMITS[2 * hill + inzoc] <= length:
+        nxt: list[Hex] = []
+        nxt_flags: list[int] = []
+        for j in range(len(frontier)):
+            f = flags[j]
+            if LINE_LIMITS[f] <= length:
                 continue  # as long as this line may be: no hex leads on from here
-            for p in adjacent[h]:
+            for p in adjacent[frontier[j]]:
                 if p in barred:
                     continue
-                nh, nz = hill or p in hills, inzoc or p in zoc
-                if length + 1 > LINE_LIMITS[2 * nh + nz]:
+                nf = f | (2 if p in hills else 0) | (1 if p in zoc else 0)
+                if length + 1 > LINE_LIMITS[nf]:
                     continue
-                state = (p, nh, nz)
-                if state not in seen:
-                    seen[state] = length + 1
-                    nxt.append(state)
-        frontier = nxt
+                if p not in seen[nf]:
+                    seen[nf].add(p)
+                    nxt.append(p)
+                    nxt_flags.append(nf)
+        frontier, flags = nxt, nxt_flags
         length += 1
     for h in ctx.enemy_hexes:  # (fewer than the hexes kept: taken out rather than copied around)
         out.pop(h, None)
