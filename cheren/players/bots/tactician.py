@@ -183,8 +183,9 @@ class TacticianBot(HeuristicBot):
 
     def _score_moves(self, seat: SideSeat, p: Position, actions: list[Action], reaction: bool) -> list[_Scored]:
         side = seat.side
-        moves = [a for a in actions if isinstance(a, Move) and a.unit not in self.hold]
-        if not moves:
+        hold = self.hold
+        # the moves are read in one pass below, not copied out first (a phase lists hundreds)
+        if not any(isinstance(a, Move) and a.unit not in hold for a in actions):
             return []
         s = p.scenario
         own_hubs, raids = self.hubs(p, side)
@@ -225,8 +226,12 @@ class TacticianBot(HeuristicBot):
         prizes_get = prizes.get
         last_uid: str | None = None
         here, here_field, here_supplied, size, strength, marked, over, last = _NO_UNIT
-        for m in moves:
+        for m in actions:
+            if not isinstance(m, Move):
+                continue
             uid = m.unit
+            if hold and uid in hold:
+                continue
             if uid is not last_uid:  # a unit's moves come one after another: its part read once
                 unit = units.get(uid)
                 if unit is None:
