@@ -21,6 +21,10 @@ same weights: 3 for an action, 1 for ending the phase).  The first row reads the
 moves so) and tells where the EndPhase is; the second, as up to session 33, has every action
 made, listed and weighed by its type, about a fifth of its time in that loop and in random.choices's
 running sum of some 300 weights a step.  Every action goes through the gate in both.
+``--quick`` times the first once, after one untimed game: up to session 33 that one timing was the
+process's first game, which also made the tables of a second copy of the scenario (the rows above
+used another) and, as often as not, paid a collection of the whole heap (together some 50 ms of a
+105 ms game); a full run's median of nine leaves them out.  All rows now use the one scenario.
 
 The last row plays heuristic games from a turn-2 position in two worker processes (the
 play-outs a position analysis runs) and gives games per second per core; ``--playouts N`` sets
@@ -35,6 +39,7 @@ import random
 import resource
 import statistics
 import time
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import overload
@@ -111,6 +116,7 @@ class _CumulativeWeights(Sequence[int]):
 
     def __init__(self, n: int, ends: list[int]) -> None:
         self.n, self.ends = n, ends
+        self.first = ends[0] if ends else n  # before it every weight is 3
 
     def __len__(self) -> int:
         return self.n
@@ -120,11 +126,13 @@ class _CumulativeWeights(Sequence[int]):
     @overload
     def __getitem__(self, i: slice) -> list[int]: ...
     def __getitem__(self, i: int | slice) -> int | list[int]:
+        if isinstance(i, int) and 0 <= i < self.first:
+            return 3 * i + 3
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(self.n))]
         if i < 0:
             i += self.n
-        return 3 * (i + 1) - 2 * sum(1 for e in self.ends if e <= i)
+        return 3 * (i + 1) - 2 * bisect_right(self.ends, i)
 
 
 def turn_two_position() -> Position:
@@ -217,7 +225,7 @@ def main() -> None:
     repeats = 5 if args.quick else 51
     game_repeats = 1 if args.quick else 9
 
-    s = load_scenario()
+    s = SCENARIO  # the random games' own: its tables are made once, by the first row that needs them
     game = Game(s, seed=1)
     game.apply(EndPhase())  # into the allied Movement phase of turn 1
     while game.pending is not None:  # the Italians may hold a Roadblock: let the window go by
@@ -284,6 +292,8 @@ def main() -> None:
     rows.append((f"supply check of the whole Italian side, turn 1 ({len(supply_units)} units, 12.0-12.3)", t,
                  f"{t / base_supply:.2f} x networkx BFS network + per unit ({fmt(base_supply)})"))
     rows += combat_what_if_rows(s, repeats)
+    if args.quick:
+        random_game(3)  # untimed: the one game --quick times is then not the process's first (nine give a median)
     full = median_seconds(lambda: random_game(3), game_repeats)
     rows.append(("a full random-vs-random game through the gate (the actions read from `legal_view()`)", full,
                  f"{full / base_one:.0f} x one networkx reach"))

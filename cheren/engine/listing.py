@@ -44,13 +44,14 @@ class LegalActions(Sequence[Action]):
     def __getitem__(self, i: int | slice) -> Action | list[Action]:
         if isinstance(i, slice):
             return list(self)[i]
-        n = len(self)
+        ends = self._ends
+        n = ends[-1] if ends else 0
         if i < 0:
             i += n
         if not 0 <= i < n:
             raise IndexError("legal action index out of range")
-        k = bisect_right(self._ends, i)
-        return self._parts[k][i - (self._ends[k - 1] if k else 0)]
+        k = bisect_right(ends, i)
+        return self._parts[k][i - ends[k - 1] if k else i]
 
     def __iter__(self) -> Iterator[Action]:
         for part in self._parts:
