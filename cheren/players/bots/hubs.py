@@ -209,15 +209,6 @@ def hub_weights(p: Position, side: Side) -> Mapping[str, int]:
     return found
 
 
-def _no_cover(s: Scenario) -> dict[int, tuple[Mapping[str, int], dict[int, tuple[str, ...]]]]:
-    return {}
-
-
-# By the id of a town_lines answer (held beside it, so the id is not reused): for a hex's bit, the
-# towns whose lines cover it.  Units stand in few hexes, asked again under the same lines.
-_COVER = ScenarioMemo(_no_cover)
-
-
 def _hub_weights(p: Position, side: Side) -> dict[str, int]:
     lines = town_lines(p, side)
     bit = _board(p.scenario).bit
@@ -226,21 +217,7 @@ def _hub_weights(p: Position, side: Side) -> dict[str, int]:
         if u.side is side and u.hex is not None and u.on_map:
             b = bit.get(u.hex, 0)
             where[b] = where.get(b, 0) + p.steps_left(uid)
-    covers = _COVER(p.scenario)
-    entry = covers.get(id(lines))
-    if entry is None or entry[0] is not lines:
-        if len(covers) > 5000:
-            covers.clear()
-        entry = covers[id(lines)] = (lines, {})
-    cover = entry[1]
-    out = {name: 0 for name, bits in lines.items() if bits}  # every town that carries a line, in order
-    for b, n in where.items():
-        names = cover.get(b)
-        if names is None:
-            names = cover[b] = tuple(name for name, bits in lines.items() if b & bits)
-        for name in names:
-            out[name] += n
-    return out
+    return {name: sum(n for b, n in where.items() if b & bits) for name, bits in lines.items() if bits}
 
 
 def raid_values(p: Position, side: Side) -> dict[str, int]:
