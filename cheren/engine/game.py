@@ -168,6 +168,8 @@ class Game:
             raise IllegalAction(action, refusal)
         snapshot = self._snapshot() if self._keeps_undo else None
         moment, side = self.moment, self.acting
+        if self.log and self.log[-1].moment == moment:
+            moment = self.log[-1].moment  # one tuple a phase, not one an action (immutable: shared)
         self._events, self._losses = [], []
         try:
             d = self.pending

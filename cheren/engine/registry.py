@@ -126,7 +126,9 @@ class Flow:
         put them there.)"""
         memo: dict[int, Any] = {}
         return Flow(
-            queue=[_copy_item(q, memo) for q in self.queue],
+            # an undo snapshot's queue is never changed (a restore copies it): an empty one is shared
+            queue=like.queue if like is not None and not self.queue and not like.queue
+            else [_copy_item(q, memo) for q in self.queue],
             moved=like.moved if like is not None and like.moved == self.moved else set(self.moved),
             reaction_used=self.reaction_used,
             replacement_done=self.replacement_done,
