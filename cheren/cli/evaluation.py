@@ -37,8 +37,9 @@ def add_parsers(sub: Any) -> None:
                     "the games is measured by the model trained on all, held out there)")
     tr.add_argument("--leave-one-out-chart", metavar="PNG", help="with --leave-one-out: draw both models' "
                     "P(Allied win) against the play-outs' share here")
-    tr.add_argument("--less-regularised", action="store_true", help="bigger trees, less shrinkage (31 leaves, "
-                    "20 positions a leaf at least, no L2 penalty): the shipped model's settings, for many games")
+    tr.add_argument("--less-regularised", action="store_true", help="bigger trees, smaller leaves and no L2 "
+                    "penalty (31 leaves, 20 positions a leaf at least; the learning rate is the same): "
+                    "the shipped model's settings, for many games")
     tr.add_argument("--out", required=True, help=f"write the model here (the one cheren ships: {SHIPPED_HINT})")
     tr.add_argument("--force", action="store_true", help="replace --out and --games-out if they exist")
     tr.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
