@@ -50,7 +50,7 @@ class Evaluations:
 
     def caption(self) -> str:
         m = self.model
-        return m.provenance.caption() if m is not None else ""
+        return m.caption() if m is not None else ""
 
     def now(self) -> Chances | None:
         """The chances of the position on the board."""

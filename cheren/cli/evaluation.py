@@ -40,6 +40,9 @@ def add_parsers(sub: Any) -> None:
     tr.add_argument("--less-regularised", action="store_true", help="bigger trees, smaller leaves and no L2 "
                     "penalty (31 leaves, 20 positions a leaf at least; the learning rate is the same): "
                     "the shipped model's settings, for many games")
+    tr.add_argument("--recalibrate", metavar="MODEL", help="do not train: write MODEL to --out with its P(Allied "
+                    "win) corrected turn by turn, fitted on how the --from games (which MODEL was not trained on) "
+                    "ended")
     tr.add_argument("--out", required=True, help=f"write the model here (the one cheren ships: {SHIPPED_HINT})")
     tr.add_argument("--force", action="store_true", help="replace --out and --games-out if they exist")
     tr.add_argument("--scenario", default=None, help="scenario directory (default: the bundled one)")
@@ -72,6 +75,7 @@ def cmd_train_eval(args: argparse.Namespace) -> int:
         _reuse_playouts(args.leave_one_out, None, [], "--leave-one-out")  # a bad file: said now, not after training
     if args.games_out:
         check_output(args.games_out, force=args.force)
+    base = _base_model(args, scenario) if args.recalibrate else None
     results: list[GameResult] = []
     starts: list[str | None] = []  # the position each game was played on from (None: the set-up)
     if args.sources:
@@ -90,6 +94,11 @@ def cmd_train_eval(args: argparse.Namespace) -> int:
             if run.variants:
                 raise UsageError(f"--from {path}: its games were played with optional rules "
                                  f"({', '.join(run.variants)}); the evaluation learns the standard game")
+            if base is not None and (run.seed in base.provenance.seeds or run.allied != base.provenance.bot):
+                raise UsageError(f"--from {path}: " + (f"{args.recalibrate} was trained on these games (seed "
+                                 f"{run.seed}); recalibrate on games it never saw" if run.allied ==
+                                 base.provenance.bot else f"games of {run.allied}, but {args.recalibrate} "
+                                 f"learned from {base.provenance.bot}"))
             bots.add(run.allied)
             seeds.append(run.seed)
             offset = len(results)
@@ -115,6 +124,8 @@ def cmd_train_eval(args: argparse.Namespace) -> int:
         starts = [None] * len(results)
     data = positions_of(results, scenario, jobs=args.jobs, scenario_dir=args.scenario, progress=not args.quiet,
                         starts=starts)
+    if base is not None:
+        return _write_recalibrated(args, base, data, scenario, seeds)
     trained = train(data, scenario, seed=seeds[0] % (2**31), less_regularised=args.less_regularised)
     names = start_names(starts, scenario)
     write_output(args.out, model_file(trained, scenario, results, bot, seeds, len(data.rows), dict(Counter(names))))
@@ -127,6 +138,35 @@ def cmd_train_eval(args: argparse.Namespace) -> int:
     if args.leave_one_out:
         _leave_one_out(args.leave_one_out, args.out, data, {g: s or "set-up" for g, s in enumerate(starts)}, scenario,
                        seeds[0] % (2**31), args.leave_one_out_chart, args.less_regularised)
+    return 0
+
+
+def _base_model(args: argparse.Namespace, scenario: Any) -> Any:
+    """The model ``--recalibrate`` corrects; it needs games to fit on (``--from``) and trains nothing."""
+    from cheren.study.evaluation.model import EvaluationUnavailable, load_model
+
+    if not args.sources:
+        raise UsageError("--recalibrate MODEL needs --from FILE: games of MODEL's bot that it was not trained on")
+    if args.leave_one_out or args.less_regularised or args.games_out:
+        raise UsageError("--recalibrate trains nothing: --leave-one-out, --less-regularised and --games-out do not "
+                         "go with it")
+    try:
+        return load_model(args.recalibrate, scenario)
+    except EvaluationUnavailable as exc:
+        raise UsageError(f"--recalibrate {exc}") from None
+
+
+def _write_recalibrated(args: argparse.Namespace, base: Any, data: Any, scenario: Any, seeds: list[int]) -> int:
+    from cheren.files.outputs import write_output
+    from cheren.study.evaluation.model import model_json
+    from cheren.study.evaluation.training import recalibrate
+
+    fix = recalibrate(base, data, scenario, seeds)
+    write_output(args.out, model_json(base.booster, base.provenance, scenario, fix))
+    turns = ", ".join(f"{t}: {a:.2f} x logit {b:+.2f}" for t, (a, b) in sorted(fix.by_turn.items()))
+    print(f"wrote {args.out}: {args.recalibrate}'s trees with P(Allied win) corrected turn by turn, fitted on "
+          f"{len(data.rows)} positions of {fix.games} games it was not trained on (turn: slope x logit "
+          f"intercept; {turns or 'no turn had enough positions'})", file=sys.stderr)
     return 0
 
 
@@ -280,7 +320,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     for path in (args.out, args.chart, args.games_chart):
         if path:
             check_output(path, force=args.force)
-    report: dict[str, Any] = {"model": model.provenance.caption()}
+    report: dict[str, Any] = {"model": model.caption()}
     if args.game_files:
         games = []
         for path in args.game_files:
@@ -325,7 +365,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         report["playouts"] = cal.to_json()
         if args.chart:
             write_output(args.chart, to_png(reliability_chart(cal)))
-    print(f"model: {model.provenance.caption()}")
+    print(f"model: {model.caption()}")
     if args.out:
         write_output(args.out, json.dumps(report, indent=1) + "\n")
     return 0

@@ -3,7 +3,9 @@ milliseconds, from a LightGBM model trained on self-play (:mod:`.training`).
 
 The model file is JSON: what made the model (the scenario's digest, the bot that played the
 games, how many games and positions, the seeds, the features) and LightGBM's own text model,
-which :class:`lightgbm.Booster` reads from a string.  Nothing is unpickled: a model file is data.
+which :class:`lightgbm.Booster` reads from a string, and (version 2) an optional per-turn
+correction of P(Allied win) fitted on games the trees never saw (:mod:`.recalibration`).  Nothing
+is unpickled: a model file is data.
 
 LightGBM is the ``eval`` extra (``pip install 'cheren[eval]'``); without it :func:`load_model`
 raises :class:`EvaluationUnavailable` saying so, and the app shows the bar as unavailable."""
@@ -19,9 +21,11 @@ from typing import Any
 from cheren.engine.position import Position
 from cheren.scenario.compiled import Scenario
 from cheren.study.evaluation.features import feature_names, features
+from cheren.study.evaluation.recalibration import Recalibration
 
 FORMAT = "cheren-evaluation"
-VERSION = 1
+VERSION = 2  # 2: the optional "recalibration"; a version 1 file (without it) still loads
+READABLE = (1, 2)
 INSTALL_HINT = "the evaluation needs LightGBM: pip install 'cheren[eval]'"
 SHIPPED = "model.json"  # package data beside this module
 
@@ -85,12 +89,22 @@ class EvaluationModel:
     """A loaded model; :meth:`chances` evaluates a position."""
 
     def __init__(self, booster: Any, provenance: Provenance, levels: list[str], winners: list[str | None],
-                 source: str) -> None:
+                 source: str, recalibration: Recalibration | None = None, turn_feature: int = 0) -> None:
         self.booster = booster
         self.provenance = provenance
         self.levels = levels
         self.winners = winners
         self.source = source
+        self.recalibration = recalibration
+        self.turn_feature = turn_feature  # where the game turn is in a row of features
+
+    def caption(self) -> str:
+        """What the numbers are: the provenance's caption, and the correction when there is one."""
+        text = self.provenance.caption()
+        if self.recalibration is not None:
+            text += (f"; its P(Allied win) then corrected turn by turn on {self.recalibration.games:,} further "
+                     "games of the same bot that it was not trained on")
+        return text
 
     def chances(self, position: Position) -> Chances:
         return self.chances_of_rows([features(position)])[0]
@@ -101,7 +115,11 @@ class EvaluationModel:
         # one thread: for one position OpenMP's threads cost more than they save, and on a busy
         # machine they wait for each other (tens of milliseconds a call)
         probs = self.booster.predict(np.asarray(rows, dtype=np.float64), num_threads=1)
-        return [self._chances(list(map(float, row))) for row in probs]
+        fix = self.recalibration
+        if fix is None:
+            return [self._chances(list(map(float, row))) for row in probs]
+        return [self._chances(fix.levels(list(map(float, p)), self.winners, int(row[self.turn_feature])))
+                for p, row in zip(probs, rows, strict=True)]
 
     def _chances(self, probs: list[float]) -> Chances:
         levels = dict(zip(self.levels, probs, strict=True))
@@ -123,7 +141,8 @@ def shipped_model_path() -> Path:
     return Path(str(resources.files("cheren.study.evaluation").joinpath(SHIPPED)))
 
 
-def model_json(booster: Any, provenance: Provenance, scenario: Scenario) -> str:
+def model_json(booster: Any, provenance: Provenance, scenario: Scenario,
+               recalibration: Recalibration | None = None) -> str:
     """The model file's text."""
     from dataclasses import asdict
 
@@ -136,6 +155,8 @@ def model_json(booster: Any, provenance: Provenance, scenario: Scenario) -> str:
         "winners": [band.winner.value if band.winner is not None else None for band in scenario.info.victory],
         "model": booster.model_to_string(),
     }
+    if recalibration is not None:
+        data["recalibration"] = recalibration.to_json()
     return json.dumps(data, indent=1) + "\n"
 
 
@@ -159,7 +180,7 @@ def load_model(path: str | Path | None = None, scenario: Scenario | None = None)
         raise EvaluationUnavailable(f"{file}: not an evaluation model (not JSON)") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise EvaluationUnavailable(f"{file}: not an evaluation model (format is not {FORMAT!r})")
-    if data.get("version") != VERSION:
+    if data.get("version") not in READABLE:
         raise EvaluationUnavailable(f"{file}: an evaluation model of another version ({str(data.get('version'))[:10]})")
     try:
         provenance = Provenance(
@@ -174,6 +195,9 @@ def load_model(path: str | Path | None = None, scenario: Scenario | None = None)
         names = [str(x) for x in data["features"]]
         if len(levels) != len(winners) or not levels:
             raise ValueError("levels and winners differ in length")
+        recalibration = Recalibration.from_json(data["recalibration"]) if "recalibration" in data else None
+        if recalibration is not None and "turn" not in names:
+            raise ValueError("a recalibration by turn, but no turn among the features")
     except (KeyError, TypeError, ValueError) as exc:
         raise EvaluationUnavailable(f"{file}: a damaged evaluation model ({_short(exc)})") from None
     if scenario is not None and tuple(names) != feature_names(scenario):
@@ -188,7 +212,8 @@ def load_model(path: str | Path | None = None, scenario: Scenario | None = None)
     if booster.num_feature() != len(names) or booster.num_model_per_iteration() != len(levels):
         raise EvaluationUnavailable(f"{file}: a damaged evaluation model (its trees do not fit its features "
                                     "and levels)")
-    return EvaluationModel(booster, provenance, levels, winners, str(file))
+    return EvaluationModel(booster, provenance, levels, winners, str(file), recalibration,
+                           names.index("turn") if "turn" in names else 0)
 
 
 def _text(data: dict[str, Any], key: str) -> str:

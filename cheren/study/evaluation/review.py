@@ -193,7 +193,7 @@ def review(game: Game, *, model: EvaluationModel | None = None, bot: str = REVIE
     replay = Game(game.scenario, game.seed, game.start.copy())  # as the game was built: the same dice
     actions = game.actions()
     reseeds = reseeds or {}
-    out = Review(start=m.chances(replay.position).allied, caption=m.provenance.caption(), bot=bot)
+    out = Review(start=m.chances(replay.position).allied, caption=m.caption(), bot=bot)
     before = out.start
     for i, action in enumerate(actions):
         if i in reseeds:

@@ -6,7 +6,9 @@ executor, Dask included, with the progress bar), keeping each game's actions; :f
 replays them (from the set-up, or from the position a ``cheren simulate --position`` run played
 on from) and samples a position every few actions; :func:`train` fits the model, holding one game
 in ten out to stop the boosting and to report how well it predicts games it never saw.
-``cheren train-eval`` does all three and writes the model file (:mod:`.model`)."""
+``cheren train-eval`` does all three and writes the model file (:mod:`.model`);
+:func:`recalibrate` fits a model's per-turn correction (:mod:`.recalibration`) on games it never
+saw (``cheren train-eval --recalibrate MODEL``)."""
 
 from __future__ import annotations
 
@@ -21,7 +23,8 @@ from cheren.players.progress_bar import Progress, game_progress
 from cheren.players.simulate import GameResult, simulate, starting_game
 from cheren.scenario.compiled import Scenario
 from cheren.study.evaluation.features import features
-from cheren.study.evaluation.model import Provenance, model_json
+from cheren.study.evaluation.model import EvaluationModel, Provenance, model_json
+from cheren.study.evaluation.recalibration import Recalibration, fit
 
 EVERY = 5  # sample one position in this many actions (neighbouring positions tell little more)
 HOLD_OUT_EVERY = 10  # one game in this many is kept out of the fit
@@ -193,3 +196,20 @@ def model_file(trained: Trained, scenario: Scenario, results: Sequence[GameResul
                             trained=datetime.date.today().isoformat(), validation=trained.validation,
                             starts=dict(starts or {}))
     return model_json(trained.booster, provenance, scenario)
+
+
+def recalibrate(model: EvaluationModel, data: Dataset, scenario: Scenario, seeds: Sequence[int]) -> Recalibration:
+    """The per-turn correction of ``model``'s P(Allied win) that best fits how the games of
+    ``data`` ended: games the model was not trained on (the trees' own P, any earlier correction
+    set aside)."""
+    import numpy as np
+
+    if not data.rows:
+        raise ValueError("no positions to recalibrate on")
+    allied = [i for i, band in enumerate(scenario.info.victory) if band.winner is not None
+              and band.winner.value == "allied"]
+    probs: Any = model.booster.predict(np.asarray(data.rows, dtype=np.float64), num_threads=1)
+    p = probs[:, allied].sum(axis=1).tolist()
+    won = [label in allied for label in data.labels]
+    turns = [int(row[model.turn_feature]) for row in data.rows]
+    return fit(p, won, turns, games=len(set(data.games)), seeds=seeds)
