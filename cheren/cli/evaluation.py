@@ -161,12 +161,19 @@ def _write_recalibrated(args: argparse.Namespace, base: Any, data: Any, scenario
     from cheren.study.evaluation.model import model_json
     from cheren.study.evaluation.training import recalibrate
 
-    fix = recalibrate(base, data, scenario, seeds)
+    try:
+        fix = recalibrate(base, data, scenario, seeds)
+    except ValueError as exc:  # no positions: the --from files hold no games
+        raise UsageError(f"--recalibrate {args.recalibrate}: {exc} (the --from files hold no games)") from None
     write_output(args.out, model_json(base.booster, base.provenance, scenario, fix))
-    turns = ", ".join(f"{t}: {a:.2f} x logit {b:+.2f}" for t, (a, b) in sorted(fix.by_turn.items()))
-    print(f"wrote {args.out}: {args.recalibrate}'s trees with P(Allied win) corrected turn by turn, fitted on "
-          f"{len(data.rows)} positions of {fix.games} games it was not trained on (turn: slope x logit "
-          f"intercept; {turns or 'no turn had enough positions'})", file=sys.stderr)
+    from cheren.study.evaluation.recalibration import LEAST
+
+    games = f"{fix.games:,} game{'' if fix.games == 1 else 's'}"
+    turns = ", ".join(f"turn {t}: {a:.2f} x logit {b:+.2f}" for t, (a, b) in sorted(fix.by_turn.items()))
+    how = (f"the correction (slope x the logit of P, plus intercept) by turn: {turns}" if turns else
+           f"no turn had the {LEAST} positions a correction needs, so nothing is corrected")
+    print(f"wrote {args.out}: {args.recalibrate}'s trees, fitted on {len(data.rows):,} positions of {games} it was "
+          f"not trained on; {how}", file=sys.stderr)
     return 0
 
 

@@ -101,9 +101,10 @@ class EvaluationModel:
     def caption(self) -> str:
         """What the numbers are: the provenance's caption, and the correction when there is one."""
         text = self.provenance.caption()
-        if self.recalibration is not None:
-            text += (f"; its P(Allied win) then corrected turn by turn on {self.recalibration.games:,} further "
-                     "games of the same bot that it was not trained on")
+        if self.recalibration is not None and self.recalibration.by_turn:
+            n = self.recalibration.games
+            text += (f"; its P(Allied win) then corrected turn by turn on {n:,} further game{'' if n == 1 else 's'} "
+                     "of the same bot that it was not trained on")
         return text
 
     def chances(self, position: Position) -> Chances:
