@@ -14,7 +14,7 @@ import pytest
 from cheren.cli.main import main
 from cheren.files import load_position
 from cheren.scenario import load_scenario
-from cheren.study.evaluation import EvaluationUnavailable, load_model
+from cheren.study.evaluation import EvaluationModel, EvaluationUnavailable, load_model
 from cheren.study.evaluation.recalibration import LEAST, Recalibration, fit
 
 pytest.importorskip("lightgbm")
@@ -92,6 +92,9 @@ def test_train_eval_recalibrate_writes_a_corrected_model(games: tuple[Path, Path
     assert after.recalibration.games == 20 and after.recalibration.seeds == [8]
     assert "corrected turn by turn on 20 further games" in after.caption()
     assert after.provenance == before.provenance  # the same trees, the same games
+    # a correction of no turn (too few positions everywhere) is not claimed
+    idle = EvaluationModel(after.booster, after.provenance, after.levels, after.winners, "idle", Recalibration({}, 1))
+    assert idle.caption() == after.provenance.caption()
     position = load_position("kassala", s)
     p, q = before.chances(position), after.chances(position)
     assert q.allied == pytest.approx(after.recalibration.allied(p.allied, position.turn))
