@@ -16,6 +16,8 @@ from cheren.files.position_saves import position_to_dict
 from cheren.scenario.models import Side
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from cheren.engine.actions import Action
     from cheren.engine.game import Game
 
@@ -83,6 +85,10 @@ class SideSeat:
 
     def legal_actions(self) -> list[Action]:
         return self.game.legal_actions() if self.my_turn() else []
+
+    def legal_view(self) -> Sequence[Action]:
+        """:meth:`legal_actions` as the game's lazy view (each action made when it is read)."""
+        return self.game.legal_view() if self.my_turn() else ()
 
     def view(self) -> dict[str, Any]:
         return player_view(self.game.position, self.side)

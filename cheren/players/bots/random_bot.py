@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
-from cheren.engine.actions import Action
 from cheren.players.bots.base import Choice
 from cheren.players.views import SideSeat
 
@@ -20,7 +18,7 @@ class RandomBot:
         # The lazy view lists what seat.legal_actions() lists, in the same order, and rng.choice
         # reads only len() and one index: the same action from the same draw, without making
         # the ~300 moves a Movement phase lists.
-        actions: Sequence[Action] = seat.game.legal_view() if seat.my_turn() else []
+        actions = seat.legal_view()
         if not actions:
             raise ValueError(f"{seat.side.adjective} has no legal action now")
         return Choice(self.rng.choice(actions), f"picked at random among {len(actions)} legal actions")
