@@ -162,7 +162,7 @@ def _write_recalibrated(args: argparse.Namespace, base: Any, data: Any, scenario
     from cheren.study.evaluation.training import recalibrate
 
     try:
-        fix = recalibrate(base, data, scenario, seeds)
+        fix = recalibrate(base, data, seeds)
     except ValueError as exc:  # no positions: the --from files hold no games
         raise UsageError(f"--recalibrate {args.recalibrate}: {exc} (the --from files hold no games)") from None
     write_output(args.out, model_json(base.booster, base.provenance, scenario, fix))

@@ -198,7 +198,7 @@ def model_file(trained: Trained, scenario: Scenario, results: Sequence[GameResul
     return model_json(trained.booster, provenance, scenario)
 
 
-def recalibrate(model: EvaluationModel, data: Dataset, scenario: Scenario, seeds: Sequence[int]) -> Recalibration:
+def recalibrate(model: EvaluationModel, data: Dataset, seeds: Sequence[int]) -> Recalibration:
     """The per-turn correction of ``model``'s P(Allied win) that best fits how the games of
     ``data`` ended: games the model was not trained on (the trees' own P, any earlier correction
     set aside)."""
@@ -206,8 +206,7 @@ def recalibrate(model: EvaluationModel, data: Dataset, scenario: Scenario, seeds
 
     if not data.rows:
         raise ValueError("no positions to recalibrate on")
-    allied = [i for i, band in enumerate(scenario.info.victory) if band.winner is not None
-              and band.winner.value == "allied"]
+    allied = [i for i, winner in enumerate(model.winners) if winner == "allied"]  # the model's own levels
     probs: Any = model.booster.predict(np.asarray(data.rows, dtype=np.float64), num_threads=1)
     p = probs[:, allied].sum(axis=1).tolist()
     won = [label in allied for label in data.labels]
