@@ -11,7 +11,9 @@ import pytest
 
 from cheren.cli.main import main
 from cheren.engine.game import Game
+from cheren.engine.threats import threats
 from cheren.files import load_position
+from cheren.hexes import parse_label
 from cheren.scenario import load_scenario
 from cheren.scenario.models import Side
 from cheren.study.evaluation import EvaluationUnavailable, feature_names, features, load_model
@@ -46,6 +48,27 @@ def test_features_are_named_and_public() -> None:
     p.set_control("Kassala", Side.ITALIAN)
     changed = [n for n, a, b in zip(names, row, features(p), strict=True) if a != b]
     assert "Kassala: allied control" in changed and "allied_vp" in changed
+
+
+def test_features_see_what_the_enemys_next_turn_allows() -> None:
+    """The next-turn features are the engine's own threat reading (cheren.engine.threats), and an
+    Allied town emptied with an Italian unit in reach shows as VP the Italians can walk into."""
+    s = load_scenario()
+    p = load_position("kassala", s)
+    names = feature_names(s)
+    row = dict(zip(names, features(p), strict=True))
+    for side in (Side.ALLIED, Side.ITALIAN):
+        found = threats(p, side, cuts=False)
+        assert row[f"{side.value} stacks the enemy can attack next turn"] == len(found.stacks)
+        assert row[f"{side.value}: the enemy's best column next turn"] == max(
+            (t.odds.column for t in found.stacks), default=-1)
+    assert row["allied VP of empty towns the enemy can move onto"] == 0
+    kassala = s.towns["Kassala"]
+    emptied = p.copy()
+    for uid in emptied.units_at(parse_label(kassala.hex)):
+        emptied.place(uid, "0409")
+    after = dict(zip(names, features(emptied), strict=True))
+    assert after["allied VP of empty towns the enemy can move onto"] == kassala.vp > 0
 
 
 def test_train_eval_writes_a_model_that_loads_as_data(small_model: tuple[Path, Path]) -> None:

@@ -11,7 +11,14 @@ evaluation shown beside a game against the bot tells the player nothing the boar
   already lost, steps out of supply now (12.0-12.2) and steps under a Low or No supply marker
   (12.4);
 * reinforcements (8.0): each side's steps still to arrive this turn or next, and later;
-* chits (5.0): how many chits each side holds.
+* chits (5.0): how many chits each side holds;
+* the next turn (:mod:`cheren.engine.threats`): for each side, what the enemy's next Movement and
+  Combat allow against it: how many of its stacks can be attacked, its steps in stacks the
+  enemy reaches at 2-1 or at 3-1 and better, the best column, the steps it would expect to lose
+  were every stack attacked at its best odds (each attack counted on its own, so an upper
+  bound), the VP of its towns held by a stack the enemy reaches at 2-1 or better, and the VP of
+  its empty towns an enemy unit can end its move on.  Supply cuts are left out: finding them
+  takes ten times as long as the rest of the evaluation.
 
 :func:`feature_names` lists them in order for a scenario; :func:`features` computes them.  The
 model file stores the names it was trained on, so a model and features that drifted apart are
@@ -24,6 +31,7 @@ from dataclasses import dataclass
 
 from cheren.engine.position import Position, Status
 from cheren.engine.rules.supply_hexes import supplied_view
+from cheren.engine.threats import threats
 from cheren.hexes import Hex, hex_range, parse_label
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Phase, Side
@@ -62,6 +70,14 @@ def _layout(scenario: Scenario) -> _Layout:
                   f"{side.value} steps marked low or no supply", f"{side.value} steps arriving soon",
                   f"{side.value} steps arriving later", f"{side.value} chits in hand"]
         names += [f"{side.value} steps in area {i + 1} of {areas}" for i in range(areas)]
+    for side in SIDES:
+        names += [f"{side.value} stacks the enemy can attack next turn",
+                  f"{side.value} steps the enemy can attack at 2-1 or better",
+                  f"{side.value} steps the enemy can attack at 3-1 or better",
+                  f"{side.value}: the enemy's best column next turn",
+                  f"{side.value} steps lost were every stack attacked at its best odds",
+                  f"{side.value} VP of towns held by a stack the enemy can attack at 2-1 or better",
+                  f"{side.value} VP of empty towns the enemy can move onto"]
     arrivals = {uid: u.counter.arrival.turn for uid, u in scenario.units.items()
                 if u.counter.arrival is not None and u.counter.arrival.turn is not None}
     return _Layout(tuple(names), towns, areas, {uid: u.steps for uid, u in scenario.units.items()}, arrivals,
@@ -133,4 +149,24 @@ def features(position: Position) -> list[float]:
         row += [sum(stacks.values()), lost[side], out, marked[side], soon[side], later[side],
                 len(p.chits.hands[side])]
         row += by_area
+    for side in SIDES:
+        row += _next_turn(p, side, lay, on_map[side])
     return row
+
+
+def _next_turn(p: Position, side: Side, lay: _Layout, stacks: dict[Hex, int]) -> list[float]:
+    """What the enemy's next Movement and Combat allow against ``side`` (see the module)."""
+    found = threats(p, side, cuts=False)
+    columns = [c.name for c in found.stacks[0].odds.columns] if found.stacks else []
+    two, three = (columns.index("2-1"), columns.index("3-1")) if columns else (0, 0)
+    at_two = {t.hex for t in found.stacks if t.odds.column >= two}
+    at_three = {t.hex for t in found.stacks if t.odds.column >= three}
+    expected = sum(sum(r.defender for r in t.odds.results) / 6 for t in found.stacks)
+    reach: set[Hex] = set().union(*found.reach.values())
+    held_vp = empty_vp = 0
+    for name, h, _, vp in lay.towns:
+        if (name in p.allied_control) is (side is Side.ALLIED):
+            held_vp += vp if h in at_two else 0
+            empty_vp += vp if h not in stacks and h in reach else 0
+    return [len(found.stacks), sum(stacks[h] for h in at_two), sum(stacks[h] for h in at_three),
+            max((t.odds.column for t in found.stacks), default=-1), expected, held_vp, empty_vp]
