@@ -71,6 +71,13 @@ def test_features_see_what_the_enemys_next_turn_allows() -> None:
     assert after["allied VP of empty towns the enemy can move onto"] == kassala.vp > 0
 
 
+def test_the_caption_writes_its_counts_as_a_reader_reads_them() -> None:
+    from cheren.study.evaluation.model import Provenance
+
+    caption = Provenance(scenario="x", bot="planner", games=6900, positions=699588).caption()
+    assert "trained on 699,588 positions of 6,900 games of the planner" in caption
+
+
 def test_train_eval_writes_a_model_that_loads_as_data(small_model: tuple[Path, Path]) -> None:
     path, _ = small_model
     data = json.loads(path.read_text())

@@ -65,7 +65,7 @@ class Provenance:
     def caption(self) -> str:
         from cheren.study.analysis.evaluate import bot_label
 
-        return (f"learned evaluation: LightGBM trained on {self.positions} positions of {self.games} games of the "
+        return (f"learned evaluation: LightGBM trained on {self.positions:,} positions of {self.games:,} games of the "
                 f"{bot_label(self.bot)} bot against itself{self._where()} (chance of each victory level at the end "
                 "of turn 12, 14.0, as those bots would play on)")
 
