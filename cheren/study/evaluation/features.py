@@ -157,10 +157,9 @@ def features(position: Position) -> list[float]:
 def _next_turn(p: Position, side: Side, lay: _Layout, stacks: dict[Hex, int]) -> list[float]:
     """What the enemy's next Movement and Combat allow against ``side`` (see the module)."""
     found = threats(p, side, cuts=False)
-    columns = [c.name for c in found.stacks[0].odds.columns] if found.stacks else []
-    two, three = (columns.index("2-1"), columns.index("3-1")) if columns else (0, 0)
-    at_two = {t.hex for t in found.stacks if t.odds.column >= two}
-    at_three = {t.hex for t in found.stacks if t.odds.column >= three}
+    # by the column's ratio, not its name, so a table without a "2-1" column (another scenario) still reads
+    at_two = {t.hex for t in found.stacks if t.odds.columns[t.odds.column].ratio >= 2}
+    at_three = {t.hex for t in found.stacks if t.odds.columns[t.odds.column].ratio >= 3}
     expected = sum(sum(r.defender for r in t.odds.results) / 6 for t in found.stacks)
     reach: set[Hex] = set().union(*found.reach.values())
     held_vp = empty_vp = 0
