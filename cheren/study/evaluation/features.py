@@ -16,8 +16,10 @@ evaluation shown beside a game against the bot tells the player nothing the boar
   Combat allow against it: how many of its stacks can be attacked, its steps in stacks the
   enemy reaches at 2-1 or at 3-1 and better, the best column, the steps it would expect to lose
   were every stack attacked at its best odds (each attack counted on its own, so an upper
-  bound), the VP of its towns held by a stack the enemy reaches at 2-1 or better, and the VP of
-  its empty towns an enemy unit can end its move on.  Supply cuts are left out: finding them
+  bound; the mean of the column's printed defender losses, kept that simple for speed rather
+  than the exact distribution of :mod:`cheren.engine.combat_whatif`, which also counts retreat
+  losses), the VP of its towns held by a stack the enemy reaches at 2-1 or better, and the VP
+  of its empty towns an enemy unit can end its move on.  Supply cuts are left out: finding them
   takes ten times as long as the rest of the evaluation.
 
 :func:`feature_names` lists them in order for a scenario; :func:`features` computes them.  The

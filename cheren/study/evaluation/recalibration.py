@@ -1,10 +1,10 @@
 """A correction of the learned evaluation's P(Allied win), turn by turn, fitted on games its
 model never saw.
 
-Why: most of the model's games were played on from a few dozen positions (200 play-outs each),
-so at a turn where those clusters are most of what it saw (turns 1-3) a new position is pulled
-toward the cluster it resembles: too sure at turn 1, leaning Allied at turns 2-3
-(docs/evaluation.md, session 35).  Platt scaling per turn (Platt 1999, "Probabilistic outputs for
+Why: a model's P can lean one way at some turns.  Session 33's, trained mostly on play-outs of a
+few dozen positions, was too sure at turn 1 and leaned Allied at turns 2-3; the one shipped in
+session 36, trained on games from the set-up, leans a little Italian through turn 8
+(docs/evaluation.md, sessions 35 and 36).  Platt scaling per turn (Platt 1999, "Probabilistic outputs for
 support vector machines") maps the model's P to ``sigmoid(a_t * logit(P) + b_t)``, with ``a_t`` and
 ``b_t`` chosen by log loss on positions of games the trees never learned from; a turn with too
 few positions keeps the model's own P.
