@@ -55,7 +55,8 @@ def review_chart(rv: Review, title: str = "") -> Figure:
     ax.set_ylabel("P(Allied win)")
     # pad: the title above the row of turn numbers, not across it
     ax.set_title(title or "Review: the Allied win chance after each action", fontsize=10, pad=14)
-    ax.legend(fontsize=7, frameon=False, loc="lower left")
+    # under the axes, not in them: the curve can run anywhere, and through the legend's words it did
+    ax.legend(fontsize=7, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2)
     fig.tight_layout()
     return fig
 
