@@ -215,3 +215,25 @@ def test_the_leave_one_out_chart_names_every_position_where_it_can_be_read() -> 
             notes[i].get_text()
         for j in range(i):
             assert not box.overlaps(boxes[j]), (notes[i].get_text(), notes[j].get_text())
+
+
+def test_the_calibration_charts_keep_their_legend_off_the_positions() -> None:
+    """A position the model underrates sits at the upper left, where the legend used to be (a
+    report set's chart had its words across such a point): the legend goes under the axes, inside
+    the picture."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from cheren.study.evaluation.calibration import Bin, Calibration, Point, Reliability
+    from cheren.study.evaluation.charts import reliability_bins_chart, reliability_chart
+
+    underrated = Calibration([Point("game 157, turn 5", 0.05, 195, 200), Point("game 1, turn 2", 0.5, 100, 200)],
+                             "planner", 200, 34900)
+    bins = Reliability([Bin(0.0, 0.1, 50, 20, 0.05, 45), Bin(0.4, 0.5, 50, 20, 0.45, 25)], 40, 100, "planner")
+    for fig in (reliability_chart(underrated), reliability_bins_chart(bins)):
+        renderer = FigureCanvasAgg(fig).get_renderer()  # type: ignore[no-untyped-call]
+        ax = fig.axes[0]
+        legend = ax.get_legend()
+        assert legend is not None
+        box, axes, picture = legend.get_window_extent(renderer), ax.get_window_extent(renderer), fig.bbox
+        assert box.y1 <= axes.y0, "the legend is inside the axes, over the points"
+        assert picture.x0 <= box.x0 and box.x1 <= picture.x1 and picture.y0 <= box.y0, "the legend is cut off"
