@@ -223,13 +223,14 @@ def test_the_calibration_charts_keep_their_legend_off_the_positions() -> None:
     the picture."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    from cheren.study.evaluation.calibration import Bin, Calibration, Point, Reliability
-    from cheren.study.evaluation.charts import reliability_bins_chart, reliability_chart
+    from cheren.study.evaluation.calibration import Bin, Calibration, LeftOut, Point, Reliability
+    from cheren.study.evaluation.charts import left_out_chart, reliability_bins_chart, reliability_chart
 
     underrated = Calibration([Point("game 157, turn 5", 0.05, 195, 200), Point("game 1, turn 2", 0.5, 100, 200)],
                              "planner", 200, 34900)
     bins = Reliability([Bin(0.0, 0.1, 50, 20, 0.05, 45), Bin(0.4, 0.5, 50, 20, 0.45, 25)], 40, 100, "planner")
-    for fig in (reliability_chart(underrated), reliability_bins_chart(bins)):
+    left_out = [LeftOut("asmara", 190, 200, 0.1, 0.3, 900), LeftOut("agordat", 100, 200, 0.95, 0.5, 900)]
+    for fig in (reliability_chart(underrated), reliability_bins_chart(bins), left_out_chart(left_out, "planner")):
         renderer = FigureCanvasAgg(fig).get_renderer()  # type: ignore[no-untyped-call]
         ax = fig.axes[0]
         legend = ax.get_legend()

@@ -105,7 +105,7 @@ def left_out_chart(rows: list[LeftOut], bot: str) -> Figure:
     ax.set_ylabel(f"{games} play-outs by {bot}: share of Allied wins (95% interval)")
     ax.set_title(f"Library positions: mean absolute error {held:.3f} held out,\n{seen:.3f} trained on all "
                  f"({len(rows)} positions)", fontsize=9)
-    ax.legend(fontsize=7, loc="center right", frameon=False)
+    _legend_below(ax)
     fig.tight_layout()
     _label_points(fig, ax, [(r.without, r.share, r.label) for r in rows])
     return fig
@@ -166,5 +166,6 @@ def reliability_bins_chart(rel: Reliability) -> Figure:
 
 def _legend_below(ax: Axes) -> None:
     """The legend under the axes: in a corner of them it covered the positions the model
-    underrates most (upper left: seen on session 37's report set, docs/evaluation.md)."""
+    underrates most (upper left: seen on session 37's report set, docs/evaluation.md), and at the
+    right it could cover a named position's words."""
     ax.legend(fontsize=8, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=1)
