@@ -231,10 +231,13 @@ def test_the_calibration_charts_keep_their_legend_off_the_positions() -> None:
     bins = Reliability([Bin(0.0, 0.1, 50, 20, 0.05, 45), Bin(0.4, 0.5, 50, 20, 0.45, 25)], 40, 100, "planner")
     left_out = [LeftOut("asmara", 190, 200, 0.1, 0.3, 900), LeftOut("agordat", 100, 200, 0.95, 0.5, 900)]
     for fig in (reliability_chart(underrated), reliability_bins_chart(bins), left_out_chart(left_out, "planner")):
-        renderer = FigureCanvasAgg(fig).get_renderer()  # type: ignore[no-untyped-call]
+        canvas = FigureCanvasAgg(fig)
+        canvas.draw()  # type: ignore[no-untyped-call]  # the axis name and the legend are placed when drawn
+        renderer = canvas.get_renderer()  # type: ignore[no-untyped-call]
         ax = fig.axes[0]
         legend = ax.get_legend()
         assert legend is not None
         box, axes, picture = legend.get_window_extent(renderer), ax.get_window_extent(renderer), fig.bbox
         assert box.y1 <= axes.y0, "the legend is inside the axes, over the points"
+        assert not box.overlaps(ax.xaxis.label.get_window_extent(renderer)), "the legend covers the axis's name"
         assert picture.x0 <= box.x0 and box.x1 <= picture.x1 and picture.y0 <= box.y0, "the legend is cut off"
