@@ -55,8 +55,9 @@ def review_chart(rv: Review, title: str = "") -> Figure:
     ax.set_ylabel("P(Allied win)")
     # pad: the title above the row of turn numbers, not across it
     ax.set_title(title or "Review: the Allied win chance after each action", fontsize=10, pad=14)
-    # under the axes, not in them: the curve can run anywhere, and through the legend's words it did
-    ax.legend(fontsize=7, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2)
+    # the curve can run anywhere, and through the legend's words it did; lower than the others:
+    # the row of turn numbers and the axis name sit under this chart's axes
+    _legend_below(ax, gap=0.22, columns=2, size=7)
     fig.tight_layout()
     return fig
 
@@ -164,8 +165,9 @@ def reliability_bins_chart(rel: Reliability) -> Figure:
     return fig
 
 
-def _legend_below(ax: Axes) -> None:
-    """The legend under the axes: in a corner of them it covered the positions the model
-    underrates most (upper left: seen on session 37's report set, docs/evaluation.md), and at the
-    right it could cover a named position's words."""
-    ax.legend(fontsize=8, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=1)
+def _legend_below(ax: Axes, gap: float = 0.13, columns: int = 1, size: int = 8) -> None:
+    """The legend under the axes, ``gap`` (a share of the axes' height) below them: inside, it
+    covered what it explains (the positions the model underrates most at the upper left, seen on
+    session 37's report set, docs/evaluation.md; a named position's words at the right; the review's
+    curve at the lower left)."""
+    ax.legend(fontsize=size, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -gap), ncol=columns)
