@@ -76,6 +76,9 @@ def test_the_caption_writes_its_counts_as_a_reader_reads_them() -> None:
 
     caption = Provenance(scenario="x", bot="planner", games=6900, positions=699588).caption()
     assert "trained on 699,588 positions of 6,900 games of the planner" in caption
+    pooled = Provenance(scenario="x", bot="planner", games=22200, positions=1553795,
+                        starts={"set-up": 10200, "other positions": 12000}).caption()
+    assert "(10,200 from the set-up, 12,000 played on from other positions)" in pooled
 
 
 def test_train_eval_writes_a_model_that_loads_as_data(small_model: tuple[Path, Path]) -> None:

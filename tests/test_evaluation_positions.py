@@ -77,7 +77,7 @@ def test_train_eval_learns_from_games_played_on_from_a_position(played_on: Path,
     from cheren.study.evaluation import load_model
 
     caption = load_model(model, s).provenance.caption()
-    assert "3 from the set-up, 3 played on from 1 library positions" in caption
+    assert "3 from the set-up, 3 played on from 1 library position)" in caption
 
 
 def test_calibrate_eval_measures_chosen_library_positions_on_the_librarys_seeds(

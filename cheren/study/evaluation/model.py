@@ -76,12 +76,13 @@ class Provenance:
             return ""
         parts = []
         if self.starts.get("set-up"):
-            parts.append(f"{self.starts['set-up']} from the set-up")
+            parts.append(f"{self.starts['set-up']:,} from the set-up")
         library = {k: v for k, v in self.starts.items() if k not in ("set-up", "other positions")}
         if library:
-            parts.append(f"{sum(library.values())} played on from {len(library)} library positions")
+            where = "1 library position" if len(library) == 1 else f"{len(library)} library positions"
+            parts.append(f"{sum(library.values()):,} played on from {where}")
         if self.starts.get("other positions"):
-            parts.append(f"{self.starts['other positions']} from other positions")
+            parts.append(f"{self.starts['other positions']:,} played on from other positions")
         return f" ({', '.join(parts)})"
 
 
