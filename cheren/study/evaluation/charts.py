@@ -168,6 +168,6 @@ def reliability_bins_chart(rel: Reliability) -> Figure:
 def _legend_below(ax: Axes, gap: float = 0.13, columns: int = 1, size: int = 8) -> None:
     """The legend under the axes, ``gap`` (a share of the axes' height) below them: inside, it
     covered what it explains (the positions the model underrates most at the upper left, seen on
-    session 37's report set, docs/evaluation.md; a named position's words at the right; the review's
+    session 37's report set, docs/evaluation-rounds.md; a named position's words at the right; the review's
     curve at the lower left)."""
     ax.legend(fontsize=size, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -gap), ncol=columns)

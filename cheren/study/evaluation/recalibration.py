@@ -4,7 +4,7 @@ model never saw.
 Why: a model's P can lean one way at some turns.  Session 33's, trained mostly on play-outs of a
 few dozen positions, was too sure at turn 1 and leaned Allied at turns 2-3; the one shipped in
 session 36, trained on games from the set-up, leans a little Italian through turn 8
-(docs/evaluation.md, sessions 35 and 36).  Platt scaling per turn (Platt 1999, "Probabilistic outputs for
+(docs/evaluation-rounds.md, sessions 35 and 36).  Platt scaling per turn (Platt 1999, "Probabilistic outputs for
 support vector machines") maps the model's P to ``sigmoid(a_t * logit(P) + b_t)``, with ``a_t`` and
 ``b_t`` chosen by log loss on positions of games the trees never learned from; a turn with too
 few positions keeps the model's own P.

@@ -36,7 +36,7 @@ PARAMS: dict[str, Any] = {
 ROUNDS = 400
 # bigger trees, smaller leaves, no L2 penalty (the learning rate, LightGBM's shrinkage, unchanged):
 # with 10,000 games (the play-outs of the library's and of random positions) they fit the rarer
-# positions better (docs/evaluation.md, session 33's comparison)
+# positions better (docs/evaluation-rounds.md, session 33's comparison)
 LESS_REGULARISED: dict[str, Any] = {"num_leaves": 31, "min_data_in_leaf": 20, "lambda_l2": 0.0}
 
 
