@@ -74,6 +74,23 @@ def test_each_line_shows_its_value() -> None:
     assert html.count("P(Allied win)") == 2, html
 
 
+def test_a_line_shows_the_value_of_the_position_opened_not_the_last_one() -> None:
+    """Opening a historical position starts a new study whose main line has no actions, as the set-up's
+    had: its value is the opened position's (Cub Cub: the planner's Allies win 2 of 200 there), the same
+    as the bar's, not the set-up's kept from before."""
+    app = App(Game(load_scenario(), seed=1941))
+    b = app.board
+    model = b.evaluation.model
+    assert model is not None
+    at_setup = b.evaluation.line_end("main")
+    assert b.positions.open("cub-cub").ok
+    opened = model.chances(b.position).allied
+    assert abs(opened - at_setup) > 0.2  # the two positions are told apart by the model
+    assert b.evaluation.line_end("main") == pytest.approx(opened)
+    assert f"P(Allied win) {opened:.0%}" in app.lines.tree.value
+    assert _allied(app.evaluation.bar.value) == pytest.approx(opened, abs=1e-4)
+
+
 def test_the_app_opens_without_lightgbm_and_says_the_bar_is_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "lightgbm", None)
     app = App(Game(load_scenario(), seed=1941))

@@ -30,8 +30,12 @@ class Evaluations:
         self._loaded = False
         self._shadow: Game | None = None  # the current line replayed alongside, for the curve
         self._shadow_key: tuple[Any, ...] = ()
+        self._shadow_start: Any = None  # the study start the shadow began from (held, so never mistaken)
         self._curve: list[float] = []
-        self._ends: dict[str, tuple[int, Any, float]] = {}
+        # each line's value with what it was worked out for: the study's start position itself
+        # (opening another position starts a new study whose lines may have the same names and
+        # lengths) and the line's actions and dice
+        self._ends: dict[str, tuple[Any, tuple[Any, ...], float]] = {}
         self.review: Review | None = None
         self.mark = -1  # the marked decision shown (index into review.marks)
 
@@ -66,11 +70,12 @@ class Evaluations:
         study = self.board.study
         actions = self.board.game.actions()
         _, reseeds = study.history(study.current)
-        key = (study.current, id(study.start), tuple(sorted(reseeds.items())))
+        key = (study.current, tuple(sorted(reseeds.items())))
         shadow = self._shadow
-        if shadow is None or key != self._shadow_key:
+        if shadow is None or key != self._shadow_key or self._shadow_start is not study.start:
             shadow = self._shadow = Game(study.scenario, study.seed, study.start.copy())
             self._shadow_key = key
+            self._shadow_start = study.start
             self._curve = [m.chances(shadow.position).allied]
         done = shadow.actions()
         same = 0
@@ -96,15 +101,15 @@ class Evaluations:
         if m is None:
             return None
         study = self.board.study
-        actions, _ = study.history(name)
-        last = actions[-1] if actions else None
+        actions, reseeds = study.history(name)
+        line = (tuple(actions), tuple(sorted(reseeds.items())))
         found = self._ends.get(name)
-        if found is not None and found[0] == len(actions) and found[1] == last:
+        if found is not None and found[0] is study.start and found[1] == line:
             return found[2]
         game = self.board.game if name == study.current and len(self.board.game.log) == len(actions) \
             else study.game_of(name)
         value = m.chances(game.position).allied
-        self._ends[name] = (len(actions), last, value)
+        self._ends[name] = (study.start, line, value)
         return value
 
     # -- review -----------------------------------------------------------------------------------
