@@ -231,3 +231,12 @@ def test_calibrate_eval_measures_against_unseen_games_and_playouts(small_model: 
     # the games a model was trained on are no measure of it
     assert main(["calibrate-eval", "--model", str(model), "--games", str(trained_on)]) == 2
     assert "trained on this run's games" in capsys.readouterr().err
+
+
+def test_calibrate_eval_says_where_the_model_is_not_held_out(capsys: pytest.CaptureFixture[str]) -> None:
+    """The shipped model learnt from the library's play-outs, so measuring it there with calibrate-eval
+    is not a held-out figure: the output says so, naming the positions, and where to get one."""
+    assert main(["calibrate-eval", "--position", "massaua", "--playouts", "2", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "not held out at 1 of them: the model was trained on games played on from massaua" in out
+    assert "--leave-one-out" in out

@@ -369,6 +369,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         print(cal.table())
         print(f"\n{len(cal.points)} positions, {cal.playouts} play-outs each by {cal.bot} on both sides "
               f"(seed {cal.seed})")
+        seen = [p.label for p in cal.points if p.label in model.provenance.starts]
+        if seen:  # a library position whose games the model learnt from: its error there is not a held-out one
+            print(f"not held out at {len(seen)} of them: the model was trained on games played on from "
+                  f"{', '.join(seen)} (train-eval --leave-one-out measures it without them)")
         report["playouts"] = cal.to_json()
         if args.chart:
             write_output(args.chart, to_png(reliability_chart(cal)))
