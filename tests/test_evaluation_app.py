@@ -83,6 +83,7 @@ def test_a_line_shows_the_value_of_the_position_opened_not_the_last_one() -> Non
     model = b.evaluation.model
     assert model is not None
     at_setup = b.evaluation.line_end("main")
+    assert at_setup is not None
     assert b.positions.open("cub-cub").ok
     opened = model.chances(b.position).allied
     assert abs(opened - at_setup) > 0.2  # the two positions are told apart by the model
