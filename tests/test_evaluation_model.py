@@ -240,3 +240,5 @@ def test_calibrate_eval_says_where_the_model_is_not_held_out(capsys: pytest.Capt
     out = capsys.readouterr().out
     assert "not held out at 1 of them: the model was trained on games played on from massaua" in out
     assert "--leave-one-out" in out
+    # the seed printed is the one its play-outs were on (the base seed plus Massaua's place), not the base seed
+    assert "(seed 34916)" in out

@@ -367,8 +367,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
                 except SimulationInterrupted:
                     raise KeyboardInterrupt from None
         print(cal.table())
-        print(f"\n{len(cal.points)} positions, {cal.playouts} play-outs each by {cal.bot} on both sides "
-              f"(seed {cal.seed})")
+        seeds = [cal.seed + offset for offset in offsets]  # what cheren simulate --position needs to play them again
+        where = (f"seed {seeds[0]}" if len(seeds) == 1
+                 else f"seeds {min(seeds)}-{max(seeds)}: {cal.seed} + each one's place")
+        print(f"\n{len(cal.points)} positions, {cal.playouts} play-outs each by {cal.bot} on both sides ({where})")
         seen = [p.label for p in cal.points if p.label in model.provenance.starts]
         if seen:  # a library position whose games the model learnt from: its error there is not a held-out one
             print(f"not held out at {len(seen)} of them: the model was trained on games played on from "
