@@ -233,6 +233,23 @@ def test_calibrate_eval_measures_against_unseen_games_and_playouts(small_model: 
     assert "trained on this run's games" in capsys.readouterr().err
 
 
+def test_random_positions_whose_play_outs_the_model_learnt_from_are_not_called_held_out() -> None:
+    """The shipped model learnt from 50 play-outs of each random position of games 61-320 of
+    calibrate-eval --random (seed 34900: position i played out on 34917 + i), so measuring it there
+    is not a held-out figure; positions 0-59 and 320 on are.  A model trained on set-up games alone
+    is held out at every random position, even where a set-up run's seed is the same number."""
+    from dataclasses import replace
+
+    from cheren.study.evaluation.calibration import not_held_out
+
+    provenance = load_model(scenario=load_scenario()).provenance
+    labels = ["kassala", "game 1 (seed 724908616), turn 6", "game 61 (seed 1), turn 4", "game 321 (seed 2), turn 5"]
+    seeds = [34915, 34917 + 0, 34917 + 60, 34917 + 320]
+    assert not_held_out(provenance, labels, seeds) == (["kassala"], 1)
+    set_up_only = replace(provenance, starts={"set-up": 300}, seeds=[34977])
+    assert not_held_out(set_up_only, labels, seeds) == ([], 0)
+
+
 def test_calibrate_eval_says_where_the_model_is_not_held_out(capsys: pytest.CaptureFixture[str]) -> None:
     """The shipped model learnt from the library's play-outs, so measuring it there with calibrate-eval
     is not a held-out figure: the output says so, naming the positions, and where to get one."""

@@ -312,7 +312,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from cheren.players.results_file import read_run
     from cheren.scenario import load_scenario
     from cheren.study.analysis.charts import to_png
-    from cheren.study.evaluation.calibration import calibrate, mid_game_positions, reliability
+    from cheren.study.evaluation.calibration import calibrate, mid_game_positions, not_held_out, reliability
     from cheren.study.evaluation.charts import reliability_bins_chart, reliability_chart
 
     check_seed(args.seed)
@@ -371,10 +371,11 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         where = (f"seed {seeds[0]}" if len(seeds) == 1
                  else f"seeds {min(seeds)}-{max(seeds)}: {cal.seed} + each one's place")
         print(f"\n{len(cal.points)} positions, {cal.playouts} play-outs each by {cal.bot} on both sides ({where})")
-        seen = [p.label for p in cal.points if p.label in model.provenance.starts]
-        if seen:  # a library position whose games the model learnt from: its error there is not a held-out one
-            print(f"not held out at {len(seen)} of them: the model was trained on games played on from "
-                  f"{', '.join(seen)} (train-eval --leave-one-out measures it without them)")
+        named, unnamed = not_held_out(model.provenance, [p.label for p in cal.points], seeds)
+        if named or unnamed:  # positions whose games the model learnt from: its error there is not a held-out one
+            learnt = named + ([f"{unnamed} of the random positions (by their play-outs' seeds)"] if unnamed else [])
+            print(f"not held out at {len(named) + unnamed} of them: the model was trained on games played on from "
+                  f"{', '.join(learnt)} (train-eval --leave-one-out measures it without them)")
         report["playouts"] = cal.to_json()
         if args.chart:
             write_output(args.chart, to_png(reliability_chart(cal)))

@@ -23,7 +23,7 @@ from cheren.players.views import SideSeat
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Side
 from cheren.study.analysis.evaluate import evaluate, wilson
-from cheren.study.evaluation.model import EvaluationModel
+from cheren.study.evaluation.model import EvaluationModel, Provenance
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,18 @@ class Calibration:
         return {"bot": self.bot, "playouts": self.playouts, "seed": self.seed, "mae": self.mae,
                 "points": [{"label": p.label, "model": p.model, "wins": p.wins, "games": p.games}
                            | ({"code": p.code} if p.code else {}) for p in self.points]}
+
+
+def not_held_out(provenance: Provenance, labels: list[str], seeds: list[int]) -> tuple[list[str], int]:
+    """Which measured positions the model learnt from, their play-outs among its training games: the
+    library positions by name, and how many others by their play-outs' seed (a random position has
+    no name; counted only when the model was trained on games played on from unnamed positions, so
+    that a set-up run's seed that happens to match does not count)."""
+    named = [label for label in labels if label in provenance.starts]
+    others = provenance.starts.get("other positions", 0) > 0
+    unnamed = sum(1 for label, seed in zip(labels, seeds, strict=True)
+                  if others and label not in provenance.starts and seed in provenance.seeds)
+    return named, unnamed
 
 
 def mid_game_positions(scenario: Scenario, count: int, seed: int, bot: str) -> list[tuple[str, Position]]:
