@@ -203,11 +203,12 @@ def _leave_one_out(path: str, model_path: str, data: Any, starts: dict[int, str]
 
 
 def start_names(starts: list[str | None], scenario: Any) -> list[str]:
-    """Where each game began: "set-up", a library position's name, or "other positions"."""
+    """Where each game began: the set-up, a library position's name, or another position."""
     from cheren.files import library_names, load_position, position_code
+    from cheren.study.evaluation.model import OTHER_POSITIONS, SET_UP
 
     codes = {position_code(load_position(name, scenario)): name for name in library_names(scenario)}
-    return ["set-up" if s is None else codes.get(s, "other positions") for s in starts]
+    return [SET_UP if s is None else codes.get(s, OTHER_POSITIONS) for s in starts]
 
 
 def _renumber(game: Any, index: int) -> Any:

@@ -23,7 +23,7 @@ from cheren.players.views import SideSeat
 from cheren.scenario.compiled import Scenario
 from cheren.scenario.models import Side
 from cheren.study.analysis.evaluate import evaluate, wilson
-from cheren.study.evaluation.model import EvaluationModel, Provenance
+from cheren.study.evaluation.model import OTHER_POSITIONS, EvaluationModel, Provenance
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ def not_held_out(provenance: Provenance, labels: list[str], seeds: list[int]) ->
     no name; counted only when the model was trained on games played on from unnamed positions, so
     that a set-up run's seed that happens to match does not count)."""
     named = [label for label in labels if label in provenance.starts]
-    others = provenance.starts.get("other positions", 0) > 0
+    others = provenance.starts.get(OTHER_POSITIONS, 0) > 0
     unnamed = sum(1 for label, seed in zip(labels, seeds, strict=True)
                   if others and label not in provenance.starts and seed in provenance.seeds)
     return named, unnamed

@@ -49,6 +49,11 @@ class Chances:
         return f"Allied win {self.allied:.0%}, draw {self.draw:.0%}, Italian win {self.italian:.0%}"
 
 
+# the keys of Provenance.starts beside the library positions' names
+SET_UP = "set-up"
+OTHER_POSITIONS = "other positions"  # games played on from a position of no library name (a random one, a code)
+
+
 @dataclass
 class Provenance:
     """What made a model: for the captions that say what the numbers are."""
@@ -60,7 +65,7 @@ class Provenance:
     seeds: list[int] = field(default_factory=list)
     trained: str = ""
     validation: dict[str, float] = field(default_factory=dict)
-    starts: dict[str, int] = field(default_factory=dict)  # games by where they began: "set-up", library names
+    starts: dict[str, int] = field(default_factory=dict)  # games by where they began (SET_UP, names, OTHER_POSITIONS)
 
     def caption(self) -> str:
         from cheren.study.analysis.evaluate import bot_label
@@ -72,17 +77,17 @@ class Provenance:
     def _where(self) -> str:
         """Where the games began, when not all from the set-up: "(300 from the set-up, 400 from 10
         library positions)"."""
-        if not self.starts or set(self.starts) == {"set-up"}:
+        if not self.starts or set(self.starts) == {SET_UP}:
             return ""
         parts = []
-        if self.starts.get("set-up"):
-            parts.append(f"{self.starts['set-up']:,} from the set-up")
-        library = {k: v for k, v in self.starts.items() if k not in ("set-up", "other positions")}
+        if self.starts.get(SET_UP):
+            parts.append(f"{self.starts[SET_UP]:,} from the set-up")
+        library = {k: v for k, v in self.starts.items() if k not in (SET_UP, OTHER_POSITIONS)}
         if library:
             where = "1 library position" if len(library) == 1 else f"{len(library)} library positions"
             parts.append(f"{sum(library.values()):,} played on from {where}")
-        if self.starts.get("other positions"):
-            parts.append(f"{self.starts['other positions']:,} played on from other positions")
+        if self.starts.get(OTHER_POSITIONS):
+            parts.append(f"{self.starts[OTHER_POSITIONS]:,} played on from other positions")
         return f" ({', '.join(parts)})"
 
 
