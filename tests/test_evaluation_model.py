@@ -241,12 +241,13 @@ def test_random_positions_whose_play_outs_the_model_learnt_from_are_not_called_h
     from dataclasses import replace
 
     from cheren.study.evaluation.calibration import not_held_out
+    from cheren.study.evaluation.model import SET_UP
 
     provenance = load_model(scenario=load_scenario()).provenance
     labels = ["kassala", "game 1 (seed 724908616), turn 6", "game 61 (seed 1), turn 4", "game 321 (seed 2), turn 5"]
     seeds = [34915, 34917 + 0, 34917 + 60, 34917 + 320]
     assert not_held_out(provenance, labels, seeds) == (["kassala"], 1)
-    set_up_only = replace(provenance, starts={"set-up": 300}, seeds=[34977])
+    set_up_only = replace(provenance, starts={SET_UP: 300}, seeds=[34977])
     assert not_held_out(set_up_only, labels, seeds) == ([], 0)
 
 

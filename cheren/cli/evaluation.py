@@ -56,7 +56,7 @@ def cmd_train_eval(args: argparse.Namespace) -> int:
     from cheren.players.results_file import Run, read_run, write_results
     from cheren.players.simulate import GameResult, SimulationInterrupted
     from cheren.scenario import load_scenario
-    from cheren.study.evaluation.model import INSTALL_HINT
+    from cheren.study.evaluation.model import INSTALL_HINT, SET_UP
     from cheren.study.evaluation.training import model_file, play_games, positions_of, train
 
     try:
@@ -136,7 +136,7 @@ def cmd_train_eval(args: argparse.Namespace) -> int:
           f"Brier {v.get('allied_win_brier', float('nan')):.3f}, mean absolute error "
           f"{v.get('allied_win_mae', float('nan')):.3f}", file=sys.stderr)
     if args.leave_one_out:
-        _leave_one_out(args.leave_one_out, args.out, data, {g: s or "set-up" for g, s in enumerate(starts)}, scenario,
+        _leave_one_out(args.leave_one_out, args.out, data, {g: s or SET_UP for g, s in enumerate(starts)}, scenario,
                        seeds[0] % (2**31), args.leave_one_out_chart, args.less_regularised)
     return 0
 
