@@ -260,3 +260,4 @@ def test_calibrate_eval_says_where_the_model_is_not_held_out(capsys: pytest.Capt
     assert "--leave-one-out" in out
     # the seed printed is the one its play-outs were on (the base seed plus Massaua's place), not the base seed
     assert "(seed 34916)" in out
+    assert "\n1 position, 2 play-outs each by planner on both sides" in out  # one position, not "1 positions"

@@ -307,6 +307,7 @@ def cmd_review(args: argparse.Namespace) -> int:
 def cmd_calibrate(args: argparse.Namespace) -> int:
     import json
 
+    from cheren.engine.wording import counted
     from cheren.files import library_names, load_position
     from cheren.files.outputs import check_output, write_output
     from cheren.players.progress_bar import game_progress
@@ -371,7 +372,8 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         seeds = [cal.seed + offset for offset in offsets]  # what cheren simulate --position needs to play them again
         where = (f"seed {seeds[0]}" if len(seeds) == 1
                  else f"seeds {min(seeds)}-{max(seeds)}: {cal.seed} + each one's place")
-        print(f"\n{len(cal.points)} positions, {cal.playouts} play-outs each by {cal.bot} on both sides ({where})")
+        print(f"\n{counted(len(cal.points), 'position')}, {counted(cal.playouts, 'play-out')} each by {cal.bot} "
+              f"on both sides ({where})")
         named, unnamed = not_held_out(model.provenance, [p.label for p in cal.points], seeds)
         if named or unnamed:  # positions whose games the model learnt from: its error there is not a held-out one
             learnt = named + ([f"{unnamed} of the random positions (by their play-outs' seeds)"] if unnamed else [])
