@@ -261,3 +261,74 @@ def test_calibrate_eval_says_where_the_model_is_not_held_out(capsys: pytest.Capt
     # the seed printed is the one its play-outs were on (the base seed plus Massaua's place), not the base seed
     assert "(seed 34916)" in out
     assert "\n1 position, 2 play-outs each by planner on both sides" in out  # one position, not "1 positions"
+
+
+def test_record_keeps_a_held_out_measurement_that_the_captions_then_give(
+        small_model: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """calibrate-eval --record adds the measurement to the model file (its trees untouched), every
+    caption then says how far off the model was, and the same play-outs are not counted twice."""
+    model = tmp_path / "model.json"
+    model.write_bytes(small_model[0].read_bytes())
+    out = tmp_path / "cal.json"
+    assert main(["calibrate-eval", "--model", str(model), "--random", "2", "--playouts", "3", "--out", str(out),
+                 "--record", "--quiet"]) == 0
+    printed = capsys.readouterr()
+    measured = json.loads(out.read_text())["playouts"]
+    loaded = load_model(model, load_scenario())
+    [record] = loaded.provenance.measured
+    assert (record.positions, record.playouts, record.bot) == (2, 3, "random")
+    assert record.seeds == [34917, 34918]  # the seeds calibrate-eval printed: 34900 + 17 library places + i
+    assert record.mae == pytest.approx(measured["mae"])
+    assert record.close == sum(abs(p["model"] - p["wins"] / 3) <= 0.05 for p in measured["points"])
+    caption = loaded.caption()
+    assert "against 3 play-outs of the random bot at 2 positions it was never trained on" in caption
+    assert f"off by {record.mae * 100:.0f} points on average, within 5 points at {record.close} of them" in caption
+    assert caption in printed.out and "recorded in" in printed.err
+    kept = json.loads(model.read_text())
+    assert kept["model"] == json.loads(small_model[0].read_text())["model"]
+    # the same play-outs again: refused before anything is played, the file as it was
+    assert main(["calibrate-eval", "--model", str(model), "--random", "2", "--playouts", "3", "--record",
+                 "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "already records the play-outs on seed 34917" in err and "Traceback" not in err
+    assert json.loads(model.read_text()) == kept
+
+
+def test_record_leaves_out_the_positions_the_model_learnt_from(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """The shipped model learnt from Massaua's play-outs: measured there, there is nothing held out to
+    record, so the command refuses and leaves the file as it was; without --model it refuses at once."""
+    assert main(["calibrate-eval", "--position", "massaua", "--record"]) == 2
+    assert "name it with --model" in capsys.readouterr().err
+    model = tmp_path / "model.json"
+    model.write_bytes(shipped_model_path().read_bytes())
+    assert main(["calibrate-eval", "--model", str(model), "--position", "massaua", "--playouts", "2", "--record",
+                 "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "nothing to record" in err and "every position measured" in err
+    assert model.read_bytes() == shipped_model_path().read_bytes()
+
+
+def test_a_model_says_over_all_its_records_how_far_off_it_was() -> None:
+    from cheren.study.evaluation.measured import Measured, accuracy
+
+    first = Measured(60, 200, "planner", 0.0835, 36, list(range(34917 + 320, 34917 + 380)))
+    second = Measured(60, 200, "planner", 0.0842, 38, list(range(34917 + 380, 34917 + 440)))
+    text = accuracy([first, second])
+    assert "at 120 positions it was never trained on" in text
+    assert "off by 8 points on average, within 5 points at 74 of them" in text
+    assert accuracy([]) == ""
+    assert "at 1 position it" in accuracy([Measured(1, 2, "planner", 0.5, 0, [34916])])
+
+
+@pytest.mark.parametrize("record", [{"positions": -1}, {"mae": 1.5}, {"close": 61}, {"seeds": ["x"]}, "text"])
+def test_a_damaged_measurement_makes_a_damaged_model_file(small_model: tuple[Path, Path], tmp_path: Path,
+                                                           record: object) -> None:
+    data = json.loads(small_model[0].read_text())
+    good = {"positions": 60, "playouts": 200, "bot": "planner", "mae": 0.08, "close": 36, "seeds": [1, 2]}
+    data["measured"] = [good | record if isinstance(record, dict) else record]
+    bad = tmp_path / "bad-model.json"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(EvaluationUnavailable, match="a damaged evaluation model") as caught:
+        load_model(bad, load_scenario())
+    assert str(bad) in str(caught.value) and "\n" not in str(caught.value)

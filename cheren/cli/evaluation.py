@@ -255,6 +255,8 @@ def add_review_parsers(sub: Any) -> None:
     ca.add_argument("--out", help="write the measurements here (JSON)")
     ca.add_argument("--chart", help="write the play-outs' reliability chart here (PNG)")
     ca.add_argument("--games-chart", help="write the games' reliability chart here (PNG)")
+    ca.add_argument("--record", action="store_true", help="add this measurement (of the positions the model was not "
+                    "trained on) to the --model file, so that its captions, in the app too, say how far off it was")
     ca.add_argument("--force", action="store_true", help="replace the files written if they exist")
     ca.add_argument("--quiet", action="store_true", help="no progress bar")
     ca.set_defaults(func=cmd_calibrate)
@@ -322,6 +324,12 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     check_games(args.playouts)
     if not (args.library or args.names or args.random or args.game_files):
         raise UsageError("nothing to measure: give --library, --position NAME, --random N or --games FILE")
+    if args.record and not args.model:
+        raise UsageError("--record writes into the model file: name it with --model (the one cheren ships: "
+                         f"{SHIPPED_HINT})")
+    if args.record and not (args.library or args.names or args.random):
+        raise UsageError("--record keeps a measurement against play-outs: give --library, --position NAME or "
+                         "--random N")
     scenario = load_scenario(None)
     model = _model(args.model, scenario)
     bot = args.bot or model.provenance.bot
@@ -353,6 +361,9 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     chosen = library if args.library else [name for name in library if name in (args.names or ())]
     positions = [(name, load_position(name, scenario)) for name in chosen]
     offsets = [library.index(name) for name in chosen]
+    if args.record:
+        _check_unrecorded(model, [args.seed + offset for offset in offsets]
+                          + [args.seed + len(library) + j for j in range(args.random)])
     if args.random:
         positions += mid_game_positions(scenario, args.random, args.seed, bot)
         offsets += [len(library) + j for j in range(args.random)]
@@ -382,10 +393,49 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         report["playouts"] = cal.to_json()
         if args.chart:
             write_output(args.chart, to_png(reliability_chart(cal)))
+        if args.record:
+            model = _record(args.model, model, cal, seeds, scenario)
     print(f"model: {model.caption()}")
     if args.out:
         write_output(args.out, json.dumps(report, indent=1) + "\n")
     return 0
+
+
+def _check_unrecorded(model: Any, seeds: list[int]) -> None:
+    """Refuse, before anything is played, play-outs already in one of the model's records."""
+    for record in model.provenance.measured:
+        again = sorted(set(record.seeds) & set(seeds))
+        if again:
+            raise UsageError(f"--record: {model.source} already records the play-outs on seed {again[0]}; "
+                             "one set of play-outs is counted once")
+
+
+def _record(path: str, model: Any, cal: Any, seeds: list[int], scenario: Any) -> Any:
+    """Add the measurement of the held-out positions to the model file ``path``; the model as
+    read again from it."""
+    import json
+    from dataclasses import asdict
+    from pathlib import Path
+
+    from cheren.engine.wording import counted
+    from cheren.files.outputs import write_output
+    from cheren.study.evaluation.calibration import learnt
+    from cheren.study.evaluation.measured import measured
+
+    mask = learnt(model.provenance, [p.label for p in cal.points], seeds)
+    kept = [(p, seed) for p, seed, was in zip(cal.points, seeds, mask, strict=True) if not was]
+    if not kept:
+        raise UsageError(f"--record: nothing to record; {path} was trained on games played on from every position "
+                         "measured")
+    record = measured([p for p, _ in kept], [seed for _, seed in kept], cal.playouts, cal.bot)
+    data = json.loads(Path(path).read_text(encoding="utf-8"))  # read and checked by load_model already
+    data["measured"] = [*data.get("measured", []), asdict(record)]
+    write_output(path, json.dumps(data, indent=1) + "\n")
+    again = _model(path, scenario)
+    left = f" ({len(cal.points) - len(kept)} left out: not held out)" if len(kept) < len(cal.points) else ""
+    print(f"recorded in {path}{left}: {counted(record.positions, 'position')}, mean absolute error "
+          f"{record.mae:.3f}", file=sys.stderr)
+    return again
 
 
 def _playouts_from(paths: list[str], model: Any, positions: list[Any], offsets: list[int], seed: int,

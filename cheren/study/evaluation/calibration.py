@@ -72,14 +72,19 @@ class Calibration:
 
 def not_held_out(provenance: Provenance, labels: list[str], seeds: list[int]) -> tuple[list[str], int]:
     """Which measured positions the model learnt from, their play-outs among its training games: the
-    library positions by name, and how many others by their play-outs' seed (a random position has
-    no name; counted only when the model was trained on games played on from unnamed positions, so
-    that a set-up run's seed that happens to match does not count)."""
-    named = [label for label in labels if label in provenance.starts]
+    library positions by name, and how many others by their play-outs' seed (see :func:`learnt`)."""
+    mask = learnt(provenance, labels, seeds)
+    named = [label for label, was in zip(labels, mask, strict=True) if was and label in provenance.starts]
+    return named, sum(mask) - len(named)
+
+
+def learnt(provenance: Provenance, labels: list[str], seeds: list[int]) -> list[bool]:
+    """For each measured position, whether the model learnt from its play-outs: a library position
+    by name, another by its play-outs' seed (counted only when the model was trained on games played
+    on from unnamed positions, so that a set-up run's seed that happens to match does not count)."""
     others = provenance.starts.get(OTHER_POSITIONS, 0) > 0
-    unnamed = sum(1 for label, seed in zip(labels, seeds, strict=True)
-                  if others and label not in provenance.starts and seed in provenance.seeds)
-    return named, unnamed
+    return [label in provenance.starts or (others and seed in provenance.seeds)
+            for label, seed in zip(labels, seeds, strict=True)]
 
 
 def mid_game_positions(scenario: Scenario, count: int, seed: int, bot: str) -> list[tuple[str, Position]]:

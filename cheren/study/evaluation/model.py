@@ -21,6 +21,7 @@ from typing import Any
 from cheren.engine.position import Position
 from cheren.scenario.compiled import Scenario
 from cheren.study.evaluation.features import feature_names, features
+from cheren.study.evaluation.measured import Measured, accuracy
 from cheren.study.evaluation.recalibration import Recalibration
 
 FORMAT = "cheren-evaluation"
@@ -66,6 +67,7 @@ class Provenance:
     trained: str = ""
     validation: dict[str, float] = field(default_factory=dict)
     starts: dict[str, int] = field(default_factory=dict)  # games by where they began (SET_UP, names, OTHER_POSITIONS)
+    measured: list[Measured] = field(default_factory=list)  # where it was measured (calibrate-eval --record)
 
     def caption(self) -> str:
         from cheren.study.analysis.evaluate import bot_label
@@ -111,6 +113,8 @@ class EvaluationModel:
             n = self.recalibration.games
             text += (f"; its P(Allied win) then corrected turn by turn on {n:,} further game{'' if n == 1 else 's'} "
                      "of the same bot that it was not trained on")
+        if self.provenance.measured:
+            text += f"; {accuracy(self.provenance.measured)}"
         return text
 
     def chances(self, position: Position) -> Chances:
@@ -196,6 +200,7 @@ def load_model(path: str | Path | None = None, scenario: Scenario | None = None)
             trained=str(data.get("trained", "")),
             validation={str(k): float(v) for k, v in dict(data.get("validation", {})).items()},
             starts={str(k): _whole(v, "starts") for k, v in dict(data.get("starts", {})).items()},
+            measured=[Measured.from_json(m) for m in _list(data, "measured")],
         )
         levels = [str(x) for x in data["levels"]]
         winners = [None if w is None else str(w) for w in data["winners"]]
@@ -227,6 +232,13 @@ def _text(data: dict[str, Any], key: str) -> str:
     value = data[key]
     if not isinstance(value, str):
         raise TypeError(f"{key} is not a text")
+    return value
+
+
+def _list(data: dict[str, Any], key: str) -> list[Any]:
+    value = data.get(key, [])
+    if not isinstance(value, list):
+        raise TypeError(f"{key} is not a list")
     return value
 
 
