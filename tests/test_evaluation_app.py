@@ -63,6 +63,7 @@ def test_the_bar_and_the_curve_follow_every_action() -> None:
     b.play.undo()  # back: the curve is cut to the line as it stands
     assert _points(app.evaluation.curve.value) == before
     assert "planner" in app.evaluation.note.value and "games" in app.evaluation.note.value
+    assert "it was never trained on, its P(Allied win) was off by" in app.evaluation.note.value  # its error, too
 
 
 def test_each_line_shows_its_value() -> None:

@@ -332,3 +332,18 @@ def test_a_damaged_measurement_makes_a_damaged_model_file(small_model: tuple[Pat
     with pytest.raises(EvaluationUnavailable, match="a damaged evaluation model") as caught:
         load_model(bad, load_scenario())
     assert str(bad) in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_the_shipped_model_says_how_far_off_it_was_where_it_never_learnt() -> None:
+    """The shipped model's records are of positions whose play-outs it never learnt from (neither its
+    trees nor its correction), and its caption, the app's and the review's, gives the figure."""
+    from cheren.study.evaluation.calibration import learnt
+
+    model = load_model(scenario=load_scenario())
+    assert model.provenance.measured, "the shipped model carries no measurement (calibrate-eval --record)"
+    correction = set(model.recalibration.seeds) if model.recalibration is not None else set()
+    for record in model.provenance.measured:
+        assert record.positions == len(record.seeds) and record.playouts == 200
+        assert not any(learnt(model.provenance, ["a random position"] * len(record.seeds), record.seeds))
+        assert not correction & set(record.seeds)
+    assert "positions it was never trained on, its P(Allied win) was off by" in model.caption()
