@@ -193,3 +193,13 @@ def test_the_review_panel_marks_kassala_left_open_with_the_garrison_kept_on_the_
     assert [getattr(item, "data", ()) for item in scene.layers["ui"] if getattr(item, "cls", "") == "suggestion"] == [
         (("hex", "0208"),)]
     assert b.evaluation.review is not None and b.evaluation.review.marks[0].better == EndPhase()
+
+
+def test_the_bar_names_each_side_beside_its_share() -> None:
+    """A bare "58%" at the top of the bar was read as the Allied chance: each share says whose it is."""
+    from cheren.app.evaluation_view import bar_html
+    from cheren.study.evaluation.model import Chances
+
+    html = bar_html(Chances({}, 0.40, 0.02, 0.58, 2.0), None, 400)
+    assert "Italian 58%" in html and "Allied 40%" in html
+    assert html.index("Italian 58%") < html.index("Allied 40%")  # Italian at the top, as the colours stack

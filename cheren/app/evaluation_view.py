@@ -19,6 +19,12 @@ ITALIAN = "#557f38"
 DRAW = "#c9b98f"
 
 
+# each share named beside its side's colour, read sideways along the narrow bar: a bare "58%" at the
+# top was read by newcomers as the Allied chance
+SIDEWAYS = ("overflow:hidden;writing-mode:vertical-rl;display:flex;align-items:center;white-space:nowrap;"
+            "padding:3px 0")
+
+
 def bar_html(chances: Chances | None, unavailable: str | None, height: int) -> str:
     if chances is None:
         return (f"<div class='cheren-eval-bar cheren-eval-off' title='{panels.esc(unavailable or '')}' "
@@ -29,10 +35,11 @@ def bar_html(chances: Chances | None, unavailable: str | None, height: int) -> s
     return (f"<div class='cheren-eval-bar' data-allied='{a:.4f}' title='{panels.esc(title)}' "
             f"style='width:34px;height:{height}px;display:flex;flex-direction:column;border:1px solid #6b5a3c;"
             "font-size:10px;text-align:center;color:#fff'>"
-            f"<div style='flex:{i:.4f} 1 0;background:{ITALIAN};overflow:hidden'>{i:.0%}</div>"
+            f"<div class='cheren-eval-italian' style='flex:{i:.4f} 1 0;background:{ITALIAN};{SIDEWAYS}'>"
+            f"Italian {i:.0%}</div>"
             f"<div style='flex:{d:.4f} 1 0;background:{DRAW};overflow:hidden'></div>"
-            f"<div class='cheren-eval-allied' style='flex:{a:.4f} 1 0;background:{ALLIED};overflow:hidden;"
-            f"display:flex;align-items:flex-end;justify-content:center'>{a:.0%}</div></div>")
+            f"<div class='cheren-eval-allied' style='flex:{a:.4f} 1 0;background:{ALLIED};{SIDEWAYS};"
+            f"justify-content:flex-end'>Allied {a:.0%}</div></div>")
 
 
 def curve_svg(values: list[float], marks: list[int], width: int = 320, height: int = 90) -> str:
