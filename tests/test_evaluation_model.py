@@ -347,3 +347,19 @@ def test_the_shipped_model_says_how_far_off_it_was_where_it_never_learnt() -> No
         assert not any(learnt(model.provenance, ["a random position"] * len(record.seeds), record.seeds))
         assert not correction & set(record.seeds)
     assert "positions it was never trained on, its P(Allied win) was off by" in model.caption()
+
+
+def test_a_record_leaves_out_positions_whose_play_outs_corrected_the_model() -> None:
+    """A per-turn correction fitted on a position's play-outs has learnt from them too: such a position
+    is no held-out measurement, even though the trees never saw it."""
+    from dataclasses import replace
+
+    from cheren.study.evaluation.calibration import Point, held_out
+    from cheren.study.evaluation.recalibration import Recalibration
+
+    model = load_model(scenario=load_scenario())
+    points = [Point("game 441 (seed 1), turn 5", 0.5, 100, 200), Point("game 442 (seed 2), turn 7", 0.4, 90, 200)]
+    seeds = [34917 + 440, 34917 + 441]
+    assert [seed for _, seed in held_out(model, points, seeds)] == seeds
+    model.recalibration = replace(model.recalibration or Recalibration({}), seeds=[34917 + 441])
+    assert [seed for _, seed in held_out(model, points, seeds)] == [34917 + 440]

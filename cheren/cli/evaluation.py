@@ -419,20 +419,20 @@ def _record(path: str, model: Any, cal: Any, seeds: list[int], scenario: Any) ->
 
     from cheren.engine.wording import counted
     from cheren.files.outputs import write_output
-    from cheren.study.evaluation.calibration import learnt
+    from cheren.study.evaluation.calibration import held_out
     from cheren.study.evaluation.measured import measured
 
-    mask = learnt(model.provenance, [p.label for p in cal.points], seeds)
-    kept = [(p, seed) for p, seed, was in zip(cal.points, seeds, mask, strict=True) if not was]
+    kept = held_out(model, cal.points, seeds)
     if not kept:
-        raise UsageError(f"--record: nothing to record; {path} was trained on games played on from every position "
-                         "measured")
+        raise UsageError(f"--record: nothing to record; {path} was trained (or corrected) on games played on from "
+                         "every position measured")
     record = measured([p for p, _ in kept], [seed for _, seed in kept], cal.playouts, cal.bot)
     data = json.loads(Path(path).read_text(encoding="utf-8"))  # read and checked by load_model already
     data["measured"] = [*data.get("measured", []), asdict(record)]
     write_output(path, json.dumps(data, indent=1) + "\n")
     again = _model(path, scenario)
-    left = f" ({len(cal.points) - len(kept)} left out: not held out)" if len(kept) < len(cal.points) else ""
+    left = (f" ({len(cal.points) - len(kept)} left out: the model learnt from their play-outs)"
+            if len(kept) < len(cal.points) else "")
     print(f"recorded in {path}{left}: {counted(record.positions, 'position')}, mean absolute error "
           f"{record.mae:.3f}", file=sys.stderr)
     return again

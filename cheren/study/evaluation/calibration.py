@@ -87,6 +87,16 @@ def learnt(provenance: Provenance, labels: list[str], seeds: list[int]) -> list[
             for label, seed in zip(labels, seeds, strict=True)]
 
 
+def held_out(model: EvaluationModel, points: list[Point], seeds: list[int]) -> list[tuple[Point, int]]:
+    """The measured points (with their play-outs' seed) whose play-outs neither the model's trees
+    (:func:`learnt`) nor its per-turn correction learnt from: what a held-out figure may count.  A
+    correction seed is taken as learnt whatever games it was (a set-up run's seed may be left out
+    needlessly; a position's play-outs are never counted as held out)."""
+    fixed = set(model.recalibration.seeds) if model.recalibration is not None else set()
+    mask = learnt(model.provenance, [p.label for p in points], seeds)
+    return [(p, seed) for p, seed, was in zip(points, seeds, mask, strict=True) if not was and seed not in fixed]
+
+
 def mid_game_positions(scenario: Scenario, count: int, seed: int, bot: str) -> list[tuple[str, Position]]:
     """``count`` positions from games of ``bot`` against itself on seeds drawn from ``seed``
     (keep them apart from the training seeds), each stopped at a random turn 2-11."""
