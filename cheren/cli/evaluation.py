@@ -413,23 +413,17 @@ def _check_unrecorded(model: Any, seeds: list[int]) -> None:
 def _record(path: str, model: Any, cal: Any, seeds: list[int], scenario: Any) -> Any:
     """Add the measurement of the held-out positions to the model file ``path``; the model as
     read again from it."""
-    import json
-    from dataclasses import asdict
-    from pathlib import Path
-
     from cheren.engine.wording import counted
-    from cheren.files.outputs import write_output
     from cheren.study.evaluation.calibration import held_out
     from cheren.study.evaluation.measured import measured
+    from cheren.study.evaluation.model import add_measurement
 
     kept = held_out(model, cal.points, seeds)
     if not kept:
         raise UsageError(f"--record: nothing to record; {path} was trained (or corrected) on games played on from "
                          "every position measured")
     record = measured([p for p, _ in kept], [seed for _, seed in kept], cal.playouts, cal.bot)
-    data = json.loads(Path(path).read_text(encoding="utf-8"))  # read and checked by load_model already
-    data["measured"] = [*data.get("measured", []), asdict(record)]
-    write_output(path, json.dumps(data, indent=1) + "\n")
+    add_measurement(path, record)
     again = _model(path, scenario)
     left = (f" ({len(cal.points) - len(kept)} left out: the model learnt from their play-outs)"
             if len(kept) < len(cal.points) else "")

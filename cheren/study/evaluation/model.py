@@ -171,6 +171,18 @@ def model_json(booster: Any, provenance: Provenance, scenario: Scenario,
     return json.dumps(data, indent=1) + "\n"
 
 
+def add_measurement(path: str | Path, record: Measured) -> None:
+    """Add ``record`` to the model file ``path`` (already read by :func:`load_model`), its trees
+    and everything else in it as they were; written atomically."""
+    from dataclasses import asdict
+
+    from cheren.files.outputs import write_output
+
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    data["measured"] = [*data.get("measured", []), asdict(record)]
+    write_output(path, json.dumps(data, indent=1) + "\n")
+
+
 def load_model(path: str | Path | None = None, scenario: Scenario | None = None) -> EvaluationModel:
     """The model in ``path`` (default: the one shipped with cheren).  With ``scenario``, its
     features must be the ones this cheren computes for that scenario.  A missing library, or a
