@@ -201,5 +201,5 @@ def test_the_bar_names_each_side_beside_its_share() -> None:
     from cheren.study.evaluation.model import Chances
 
     html = bar_html(Chances({}, 0.40, 0.02, 0.58, 2.0), None, 400)
-    assert "Italian 58%" in html and "Allied 40%" in html
-    assert html.index("Italian 58%") < html.index("Allied 40%")  # Italian at the top, as the colours stack
+    assert "58% Italian" in html and "Allied 40%" in html
+    assert html.index("58% Italian") < html.index("Allied 40%")  # Italian at the top, as the colours stack

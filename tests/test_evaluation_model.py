@@ -256,7 +256,8 @@ def test_calibrate_eval_says_where_the_model_is_not_held_out(capsys: pytest.Capt
     is not a held-out figure: the output says so, naming the positions, and where to get one."""
     assert main(["calibrate-eval", "--position", "massaua", "--playouts", "2", "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert "not held out at 1 of them: the model was trained on games played on from massaua" in out
+    assert ("not held out at 1 of them: the model was trained (or its correction fitted) on games played on from "
+            "massaua") in out
     assert "--leave-one-out" in out
     # the seed printed is the one its play-outs were on (the base seed plus Massaua's place), not the base seed
     assert "(seed 34916)" in out
@@ -266,7 +267,7 @@ def test_calibrate_eval_says_where_the_model_is_not_held_out(capsys: pytest.Capt
 def test_record_keeps_a_held_out_measurement_that_the_captions_then_give(
         small_model: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """calibrate-eval --record adds the measurement to the model file (its trees untouched), every
-    caption then says how far off the model was, and the same play-outs are not counted twice."""
+    caption then says how far off the model was, and the same positions are not counted twice."""
     model = tmp_path / "model.json"
     model.write_bytes(small_model[0].read_bytes())
     out = tmp_path / "cal.json"
@@ -278,54 +279,86 @@ def test_record_keeps_a_held_out_measurement_that_the_captions_then_give(
     [record] = loaded.provenance.measured
     assert (record.positions, record.playouts, record.bot) == (2, 3, "random")
     assert record.seeds == [34917, 34918]  # the seeds calibrate-eval printed: 34900 + 17 library places + i
+    assert record.codes == [p["code"] for p in measured["points"]]
     assert record.mae == pytest.approx(measured["mae"])
-    assert record.close == sum(abs(p["model"] - p["wins"] / 3) <= 0.05 for p in measured["points"])
     caption = loaded.caption()
-    assert "against 3 play-outs of the random bot at 2 positions it was never trained on" in caption
-    assert f"off by {record.mae * 100:.0f} points on average, within 5 points at {record.close} of them" in caption
+    assert "against 3 play-outs each of the random bot at 2 positions it was never trained on" in caption
+    off = "under 1 point" if record.mae < 0.005 else f"{round(record.mae * 100)} point"
+    assert f"off by {off}" in caption and f"at {record.close} of the 2" in caption
     assert caption in printed.out and "recorded in" in printed.err
     kept = json.loads(model.read_text())
     assert kept["model"] == json.loads(small_model[0].read_text())["model"]
-    # the same play-outs again: refused before anything is played, the file as it was
+    # the same positions again: refused before anything is played, the file as it was
     assert main(["calibrate-eval", "--model", str(model), "--random", "2", "--playouts", "3", "--record",
-                 "--quiet"]) == 2
+                 "--chart", str(tmp_path / "again.png"), "--quiet"]) == 2
     err = capsys.readouterr().err
-    assert "already records the play-outs on seed 34917" in err and "Traceback" not in err
-    assert json.loads(model.read_text()) == kept
+    assert "already records game 1 (seed" in err and "counted once" in err and "Traceback" not in err
+    assert json.loads(model.read_text()) == kept and not (tmp_path / "again.png").exists()
+
+
+def test_record_refuses_what_it_could_not_keep_honestly(small_model: tuple[Path, Path], tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """Refused at once, the model file untouched: no --model; --out onto the model file itself; play-outs
+    of another bot than the one whose play the model predicts."""
+    model = tmp_path / "model.json"
+    model.write_bytes(small_model[0].read_bytes())
+    assert main(["calibrate-eval", "--position", "massaua", "--record"]) == 2
+    assert "name it with --model" in capsys.readouterr().err
+    assert main(["calibrate-eval", "--model", str(model), "--random", "1", "--record", "--out", str(model),
+                 "--force"]) == 2
+    assert "is the model file --record writes into" in capsys.readouterr().err
+    assert main(["calibrate-eval", "--model", str(model), "--random", "1", "--record", "--bot", "tactician"]) == 2
+    assert "against that bot's play-outs" in capsys.readouterr().err
+    assert model.read_bytes() == small_model[0].read_bytes()
 
 
 def test_record_leaves_out_the_positions_the_model_learnt_from(tmp_path: Path,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
-    """The shipped model learnt from Massaua's play-outs: measured there, there is nothing held out to
-    record, so the command refuses and leaves the file as it was; without --model it refuses at once."""
-    assert main(["calibrate-eval", "--position", "massaua", "--record"]) == 2
-    assert "name it with --model" in capsys.readouterr().err
+    """The shipped model learnt from Massaua's play-outs: measured there alone, nothing is held out, so
+    the command refuses before playing (no chart) and leaves the file as it was; beside a random
+    position, only that one is recorded and the output says one was left out."""
     model = tmp_path / "model.json"
     model.write_bytes(shipped_model_path().read_bytes())
+    chart = tmp_path / "chart.png"
     assert main(["calibrate-eval", "--model", str(model), "--position", "massaua", "--playouts", "2", "--record",
-                 "--quiet"]) == 2
+                 "--chart", str(chart), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert "nothing to record" in err and "every position measured" in err
-    assert model.read_bytes() == shipped_model_path().read_bytes()
+    assert model.read_bytes() == shipped_model_path().read_bytes() and not chart.exists()
+    before = len(load_model(model, load_scenario()).provenance.measured)
+    assert main(["calibrate-eval", "--model", str(model), "--position", "massaua", "--random", "1", "--playouts",
+                 "2", "--record", "--quiet"]) == 0
+    assert "(1 left out: the model learnt from their play-outs): 1 position" in capsys.readouterr().err
+    records = load_model(model, load_scenario()).provenance.measured
+    assert len(records) == before + 1 and records[-1].positions == 1 and records[-1].seeds == [34900 + 17]
 
 
 def test_a_model_says_over_all_its_records_how_far_off_it_was() -> None:
-    from cheren.study.evaluation.measured import Measured, accuracy
+    from cheren.study.evaluation.calibration import Point
+    from cheren.study.evaluation.measured import Measured, accuracy, measured
 
     first = Measured(60, 200, "planner", 0.0835, 36, list(range(34917 + 320, 34917 + 380)))
     second = Measured(60, 200, "planner", 0.0842, 38, list(range(34917 + 380, 34917 + 440)))
     text = accuracy([first, second])
-    assert "at 120 positions it was never trained on" in text
-    assert "off by 8 points on average, within 5 points at 74 of them" in text
+    assert "against 200 play-outs each of the planner" in text and "at 120 positions it was never trained on" in text
+    assert text.endswith("off by 8 points on average, within 5 points at 74 of the 120")
     assert accuracy([]) == ""
-    assert "at 1 position it" in accuracy([Measured(1, 2, "planner", 0.5, 0, [34916])])
+    one = accuracy([Measured(1, 1, "planner", 0.301, 0, [34916])])
+    assert "1 play-out each" in one and "at 1 position it" in one and one.endswith("off by 30 points")
+    assert "off by under 1 point" in accuracy([Measured(5, 200, "planner", 0.004, 5, [1, 2, 3, 4, 5])])
+    mixed = accuracy([first, Measured(2, 10, "random", 0.2, 0, [1, 2])])
+    assert "10-200 play-outs each" in mixed and " bots at 62 positions" in mixed
+    # off by exactly 0.05 (computed a hair above it) is within 0.05
+    assert measured([Point("game 1", 0.55, 100, 200, "code")], [1], 200, "planner").close == 1
 
 
-@pytest.mark.parametrize("record", [{"positions": -1}, {"mae": 1.5}, {"close": 61}, {"seeds": ["x"]}, "text"])
+@pytest.mark.parametrize("record", [{"positions": -1}, {"mae": 1.5}, {"close": 3}, {"seeds": ["x", 2]}, {"seeds": [1]},
+                                    {"codes": ["a"]}, "text"])
 def test_a_damaged_measurement_makes_a_damaged_model_file(small_model: tuple[Path, Path], tmp_path: Path,
                                                            record: object) -> None:
     data = json.loads(small_model[0].read_text())
-    good = {"positions": 60, "playouts": 200, "bot": "planner", "mae": 0.08, "close": 36, "seeds": [1, 2]}
+    good = {"positions": 2, "playouts": 200, "bot": "planner", "mae": 0.08, "close": 1, "seeds": [1, 2],
+            "codes": ["a", "b"]}
     data["measured"] = [good | record if isinstance(record, dict) else record]
     bad = tmp_path / "bad-model.json"
     bad.write_text(json.dumps(data))
@@ -336,30 +369,18 @@ def test_a_damaged_measurement_makes_a_damaged_model_file(small_model: tuple[Pat
 
 def test_the_shipped_model_says_how_far_off_it_was_where_it_never_learnt() -> None:
     """The shipped model's records are of positions whose play-outs it never learnt from (neither its
-    trees nor its correction), and its caption, the app's and the review's, gives the figure."""
-    from cheren.study.evaluation.calibration import learnt
+    trees nor its correction, and none of the library's), and its caption, the app's and the
+    review's, gives the figure."""
+    from cheren.files import position_code
+    from cheren.study.evaluation.calibration import corrected_on, learnt
 
-    model = load_model(scenario=load_scenario())
+    s = load_scenario()
+    model = load_model(scenario=s)
+    library = {position_code(load_position(name, s)) for name in library_names(s)}
     assert model.provenance.measured, "the shipped model carries no measurement (calibrate-eval --record)"
-    correction = set(model.recalibration.seeds) if model.recalibration is not None else set()
     for record in model.provenance.measured:
-        assert record.positions == len(record.seeds) and record.playouts == 200
-        assert not any(learnt(model.provenance, ["a random position"] * len(record.seeds), record.seeds))
-        assert not correction & set(record.seeds)
+        assert record.positions == len(record.seeds) == len(set(record.codes)) and record.playouts == 200
+        assert not any(learnt(model.provenance, ["a random position"] * record.positions, record.seeds,
+                              corrected_on(model)))
+        assert not library & set(record.codes)
     assert "positions it was never trained on, its P(Allied win) was off by" in model.caption()
-
-
-def test_a_record_leaves_out_positions_whose_play_outs_corrected_the_model() -> None:
-    """A per-turn correction fitted on a position's play-outs has learnt from them too: such a position
-    is no held-out measurement, even though the trees never saw it."""
-    from dataclasses import replace
-
-    from cheren.study.evaluation.calibration import Point, held_out
-    from cheren.study.evaluation.recalibration import Recalibration
-
-    model = load_model(scenario=load_scenario())
-    points = [Point("game 441 (seed 1), turn 5", 0.5, 100, 200), Point("game 442 (seed 2), turn 7", 0.4, 90, 200)]
-    seeds = [34917 + 440, 34917 + 441]
-    assert [seed for _, seed in held_out(model, points, seeds)] == seeds
-    model.recalibration = replace(model.recalibration or Recalibration({}), seeds=[34917 + 441])
-    assert [seed for _, seed in held_out(model, points, seeds)] == [34917 + 440]

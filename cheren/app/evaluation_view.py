@@ -20,7 +20,8 @@ DRAW = "#c9b98f"
 
 
 # each share named beside its side's colour, read sideways along the narrow bar: a bare "58%" at the
-# top was read by newcomers as the Allied chance
+# top was read by newcomers as the Allied chance.  The numbers stand at the bar's ends, so a short
+# segment clips its name rather than its number.
 SIDEWAYS = ("overflow:hidden;writing-mode:vertical-rl;display:flex;align-items:center;white-space:nowrap;"
             "padding:3px 0")
 
@@ -36,7 +37,7 @@ def bar_html(chances: Chances | None, unavailable: str | None, height: int) -> s
             f"style='width:34px;height:{height}px;display:flex;flex-direction:column;border:1px solid #6b5a3c;"
             "font-size:10px;text-align:center;color:#fff'>"
             f"<div class='cheren-eval-italian' style='flex:{i:.4f} 1 0;background:{ITALIAN};{SIDEWAYS}'>"
-            f"Italian {i:.0%}</div>"
+            f"{i:.0%} Italian</div>"
             f"<div style='flex:{d:.4f} 1 0;background:{DRAW};overflow:hidden'></div>"
             f"<div class='cheren-eval-allied' style='flex:{a:.4f} 1 0;background:{ALLIED};{SIDEWAYS};"
             f"justify-content:flex-end'>Allied {a:.0%}</div></div>")

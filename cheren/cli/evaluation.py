@@ -316,7 +316,13 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from cheren.players.results_file import read_run
     from cheren.scenario import load_scenario
     from cheren.study.analysis.charts import to_png
-    from cheren.study.evaluation.calibration import calibrate, mid_game_positions, not_held_out, reliability
+    from cheren.study.evaluation.calibration import (
+        calibrate,
+        corrected_on,
+        mid_game_positions,
+        not_held_out,
+        reliability,
+    )
     from cheren.study.evaluation.charts import reliability_bins_chart, reliability_chart
 
     check_seed(args.seed)
@@ -337,6 +343,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     for path in (args.out, args.chart, args.games_chart):
         if path:
             check_output(path, force=args.force)
+    recorded = _recordable(args, model, bot) if args.record else ""
     report: dict[str, Any] = {"model": model.caption()}
     if args.game_files:
         games = []
@@ -361,12 +368,11 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     chosen = library if args.library else [name for name in library if name in (args.names or ())]
     positions = [(name, load_position(name, scenario)) for name in chosen]
     offsets = [library.index(name) for name in chosen]
-    if args.record:
-        _check_unrecorded(model, [args.seed + offset for offset in offsets]
-                          + [args.seed + len(library) + j for j in range(args.random)])
     if args.random:
         positions += mid_game_positions(scenario, args.random, args.seed, bot)
         offsets += [len(library) + j for j in range(args.random)]
+    if args.record:
+        _check_unrecorded(model, positions, [args.seed + offset for offset in offsets])
     if positions:
         if args.playouts_from:
             cal = _playouts_from(args.playouts_from, model, positions, offsets, args.seed, scenario)
@@ -385,46 +391,80 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
                  else f"seeds {min(seeds)}-{max(seeds)}: {cal.seed} + each one's place")
         print(f"\n{counted(len(cal.points), 'position')}, {counted(cal.playouts, 'play-out')} each by {cal.bot} "
               f"on both sides ({where})")
-        named, unnamed = not_held_out(model.provenance, [p.label for p in cal.points], seeds)
+        named, unnamed = not_held_out(model.provenance, [p.label for p in cal.points], seeds, corrected_on(model))
         if named or unnamed:  # positions whose games the model learnt from: its error there is not a held-out one
             learnt = named + ([f"{unnamed} of the random positions (by their play-outs' seeds)"] if unnamed else [])
-            print(f"not held out at {len(named) + unnamed} of them: the model was trained on games played on from "
-                  f"{', '.join(learnt)} (train-eval --leave-one-out measures it without them)")
+            print(f"not held out at {len(named) + unnamed} of them: the model was trained (or its correction fitted) "
+                  f"on games played on from {', '.join(learnt)} (train-eval --leave-one-out measures it without "
+                  "them)")
         report["playouts"] = cal.to_json()
         if args.chart:
             write_output(args.chart, to_png(reliability_chart(cal)))
-        if args.record:
-            model = _record(args.model, model, cal, seeds, scenario)
-    print(f"model: {model.caption()}")
-    if args.out:
+    if args.out:  # before the record, so that the measurement is kept whatever becomes of the model file
         write_output(args.out, json.dumps(report, indent=1) + "\n")
+    if args.record:
+        model = _record(args.model, recorded, model, cal, seeds, scenario)
+    print(f"model: {model.caption()}")
     return 0
 
 
-def _check_unrecorded(model: Any, seeds: list[int]) -> None:
-    """Refuse, before anything is played, play-outs already in one of the model's records."""
-    for record in model.provenance.measured:
-        again = sorted(set(record.seeds) & set(seeds))
-        if again:
-            raise UsageError(f"--record: {model.source} already records the play-outs on seed {again[0]}; "
-                             "one set of play-outs is counted once")
+def _recordable(args: argparse.Namespace, model: Any, bot: str) -> str:
+    """Refuse, before anything is played, a --record that could not be written or would measure
+    something else than the model's claim; the model file's text as it is now."""
+    import os
+    from pathlib import Path
+
+    from cheren.files.outputs import OutputError, check_output
+
+    if bot != model.provenance.bot:
+        raise UsageError(f"--record: the model predicts how {model.provenance.bot} plays on; measure it against "
+                         f"that bot's play-outs, not {bot}'s")
+    real = os.path.realpath(args.model)
+    for option, path in (("--out", args.out), ("--chart", args.chart), ("--games-chart", args.games_chart)):
+        if path and os.path.realpath(path) == real:
+            raise UsageError(f"{option} {path}: is the model file --record writes into; give another file")
+    try:
+        check_output(args.model, force=True)
+    except OutputError as exc:
+        raise UsageError(f"--record: {exc}") from None
+    return Path(args.model).read_text(encoding="utf-8")
 
 
-def _record(path: str, model: Any, cal: Any, seeds: list[int], scenario: Any) -> Any:
-    """Add the measurement of the held-out positions to the model file ``path``; the model as
-    read again from it."""
+def _check_unrecorded(model: Any, positions: list[Any], seeds: list[int]) -> None:
+    """Refuse, before anything is played, a record of nothing held out, or of a position a record
+    of the model already holds (by its code; by its play-outs' seed in a record without codes)."""
+    from cheren.files import position_code
+    from cheren.study.evaluation.calibration import corrected_on, learnt
+
+    mask = learnt(model.provenance, [label for label, _ in positions], seeds, corrected_on(model))
+    if all(mask):
+        raise UsageError(f"--record: nothing to record; {model.source} was trained (or its correction fitted) on "
+                         "games played on from every position measured")
+    for (label, position), seed, was in zip(positions, seeds, mask, strict=True):
+        if was:
+            continue
+        code = position_code(position)
+        for record in model.provenance.measured:
+            if code in record.codes or (not record.codes and seed in record.seeds):
+                raise UsageError(f"--record: {model.source} already records {label}; a position is counted once")
+
+
+def _record(path: str, text: str, model: Any, cal: Any, seeds: list[int], scenario: Any) -> Any:
+    """Add the measurement of the held-out positions to the model file ``path``, whose text was
+    ``text`` before the play-outs; the model as read again from it."""
     from cheren.engine.wording import counted
-    from cheren.study.evaluation.calibration import held_out
+    from cheren.study.evaluation.calibration import corrected_on, learnt
     from cheren.study.evaluation.measured import measured
-    from cheren.study.evaluation.model import add_measurement
+    from cheren.study.evaluation.model import EvaluationUnavailable, add_measurement, load_model
 
-    kept = held_out(model, cal.points, seeds)
-    if not kept:
-        raise UsageError(f"--record: nothing to record; {path} was trained (or corrected) on games played on from "
-                         "every position measured")
+    mask = learnt(model.provenance, [p.label for p in cal.points], seeds, corrected_on(model))
+    kept = [(p, seed) for p, seed, was in zip(cal.points, seeds, mask, strict=True) if not was]
     record = measured([p for p, _ in kept], [seed for _, seed in kept], cal.playouts, cal.bot)
-    add_measurement(path, record)
-    again = _model(path, scenario)
+    try:
+        add_measurement(path, record, text)
+        again = load_model(path, scenario)
+    except (ValueError, OSError, EvaluationUnavailable) as exc:
+        raise UsageError(f"--record: nothing recorded: {exc}") from None
     left = (f" ({len(cal.points) - len(kept)} left out: the model learnt from their play-outs)"
             if len(kept) < len(cal.points) else "")
     print(f"recorded in {path}{left}: {counted(record.positions, 'position')}, mean absolute error "

@@ -10,7 +10,7 @@ perfect model would follow."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
@@ -70,31 +70,30 @@ class Calibration:
                            | ({"code": p.code} if p.code else {}) for p in self.points]}
 
 
-def not_held_out(provenance: Provenance, labels: list[str], seeds: list[int]) -> tuple[list[str], int]:
-    """Which measured positions the model learnt from, their play-outs among its training games: the
-    library positions by name, and how many others by their play-outs' seed (see :func:`learnt`)."""
-    mask = learnt(provenance, labels, seeds)
+def not_held_out(provenance: Provenance, labels: list[str], seeds: list[int],
+                 corrected: Collection[int] = ()) -> tuple[list[str], int]:
+    """Which measured positions the model learnt from (see :func:`learnt`): the library positions
+    by name, and how many others."""
+    mask = learnt(provenance, labels, seeds, corrected)
     named = [label for label, was in zip(labels, mask, strict=True) if was and label in provenance.starts]
     return named, sum(mask) - len(named)
 
 
-def learnt(provenance: Provenance, labels: list[str], seeds: list[int]) -> list[bool]:
-    """For each measured position, whether the model learnt from its play-outs: a library position
-    by name, another by its play-outs' seed (counted only when the model was trained on games played
-    on from unnamed positions, so that a set-up run's seed that happens to match does not count)."""
+def learnt(provenance: Provenance, labels: list[str], seeds: list[int], corrected: Collection[int] = ()) -> list[bool]:
+    """For each measured position, whether the model learnt from its play-outs: its trees, a library
+    position by name and another by its play-outs' seed (counted only when the model was trained
+    on games played on from unnamed positions, so that a set-up run's seed that happens to match
+    does not count); its per-turn correction, by ``corrected``, the seeds of the games it was
+    fitted on (whatever games they were: a set-up run's seed may leave a position out needlessly,
+    a position's play-outs are never counted as held out)."""
     others = provenance.starts.get(OTHER_POSITIONS, 0) > 0
-    return [label in provenance.starts or (others and seed in provenance.seeds)
+    return [label in provenance.starts or (others and seed in provenance.seeds) or seed in corrected
             for label, seed in zip(labels, seeds, strict=True)]
 
 
-def held_out(model: EvaluationModel, points: list[Point], seeds: list[int]) -> list[tuple[Point, int]]:
-    """The measured points (with their play-outs' seed) whose play-outs neither the model's trees
-    (:func:`learnt`) nor its per-turn correction learnt from: what a held-out figure may count.  A
-    correction seed is taken as learnt whatever games it was (a set-up run's seed may be left out
-    needlessly; a position's play-outs are never counted as held out)."""
-    fixed = set(model.recalibration.seeds) if model.recalibration is not None else set()
-    mask = learnt(model.provenance, [p.label for p in points], seeds)
-    return [(p, seed) for p, seed, was in zip(points, seeds, mask, strict=True) if not was and seed not in fixed]
+def corrected_on(model: EvaluationModel) -> set[int]:
+    """The seeds of the games the model's per-turn correction was fitted on."""
+    return set(model.recalibration.seeds) if model.recalibration is not None else set()
 
 
 def mid_game_positions(scenario: Scenario, count: int, seed: int, bot: str) -> list[tuple[str, Position]]:

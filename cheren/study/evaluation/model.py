@@ -171,14 +171,17 @@ def model_json(booster: Any, provenance: Provenance, scenario: Scenario,
     return json.dumps(data, indent=1) + "\n"
 
 
-def add_measurement(path: str | Path, record: Measured) -> None:
-    """Add ``record`` to the model file ``path`` (already read by :func:`load_model`), its trees
-    and everything else in it as they were; written atomically."""
+def add_measurement(path: str | Path, record: Measured, text: str) -> None:
+    """Add ``record`` to the model file ``path``, its trees and everything else in it as they were;
+    written atomically.  ``text``: the file as it was when the model measured was read from it; a
+    file changed since (retrained, or recorded into by another run) is a ValueError, untouched."""
     from dataclasses import asdict
 
     from cheren.files.outputs import write_output
 
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if Path(path).read_text(encoding="utf-8") != text:
+        raise ValueError(f"{path} changed while the play-outs ran; run again to measure the model as it is now")
+    data = json.loads(text)
     data["measured"] = [*data.get("measured", []), asdict(record)]
     write_output(path, json.dumps(data, indent=1) + "\n")
 
