@@ -337,16 +337,16 @@ def test_a_model_says_over_all_its_records_how_far_off_it_was() -> None:
     from cheren.study.evaluation.calibration import Point
     from cheren.study.evaluation.measured import Measured, accuracy, measured
 
-    first = Measured(60, 200, "planner", 0.0835, 36, list(range(34917 + 320, 34917 + 380)))
-    second = Measured(60, 200, "planner", 0.0842, 38, list(range(34917 + 380, 34917 + 440)))
+    first = Measured(200, "planner", 0.0835, 36, list(range(34917 + 320, 34917 + 380)))
+    second = Measured(200, "planner", 0.0842, 38, list(range(34917 + 380, 34917 + 440)))
     text = accuracy([first, second])
     assert "against 200 play-outs each of the planner" in text and "at 120 positions it was never trained on" in text
     assert text.endswith("off by 8 points on average, within 5 points at 74 of the 120")
     assert accuracy([]) == ""
-    one = accuracy([Measured(1, 1, "planner", 0.301, 0, [34916])])
+    one = accuracy([Measured(1, "planner", 0.301, 0, [34916])])
     assert "1 play-out each" in one and "at 1 position it" in one and one.endswith("off by 30 points")
-    assert "off by under 1 point" in accuracy([Measured(5, 200, "planner", 0.004, 5, [1, 2, 3, 4, 5])])
-    mixed = accuracy([first, Measured(2, 10, "random", 0.2, 0, [1, 2])])
+    assert "off by under 1 point" in accuracy([Measured(200, "planner", 0.004, 5, [1, 2, 3, 4, 5])])
+    mixed = accuracy([first, Measured(10, "random", 0.2, 0, [1, 2])])
     assert "10-200 play-outs each" in mixed and " bots at 62 positions" in mixed
     # off by exactly 0.05 (computed a hair above it) is within 0.05
     assert measured([Point("game 1", 0.55, 100, 200, "code")], [1], 200, "planner").close == 1

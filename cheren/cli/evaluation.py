@@ -319,6 +319,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     from cheren.study.evaluation.calibration import (
         calibrate,
         corrected_on,
+        learnt,
         mid_game_positions,
         not_held_out,
         reliability,
@@ -371,8 +372,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     if args.random:
         positions += mid_game_positions(scenario, args.random, args.seed, bot)
         offsets += [len(library) + j for j in range(args.random)]
-    if args.record:
-        _check_unrecorded(model, positions, [args.seed + offset for offset in offsets])
+    if args.record:  # which positions the model learnt from, found once: it decides what is held out
+        learnt_from = learnt(model.provenance, [label for label, _ in positions],
+                             [args.seed + offset for offset in offsets], corrected_on(model))
+        _check_unrecorded(model, positions, [args.seed + offset for offset in offsets], learnt_from)
     if positions:
         if args.playouts_from:
             cal = _playouts_from(args.playouts_from, model, positions, offsets, args.seed, scenario)
@@ -393,9 +396,9 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
               f"on both sides ({where})")
         named, unnamed = not_held_out(model.provenance, [p.label for p in cal.points], seeds, corrected_on(model))
         if named or unnamed:  # positions whose games the model learnt from: its error there is not a held-out one
-            learnt = named + ([f"{unnamed} of the random positions (by their play-outs' seeds)"] if unnamed else [])
+            sources = named + ([f"{unnamed} of the random positions (by their play-outs' seeds)"] if unnamed else [])
             print(f"not held out at {len(named) + unnamed} of them: the model was trained (or its correction fitted) "
-                  f"on games played on from {', '.join(learnt)} (train-eval --leave-one-out measures it without "
+                  f"on games played on from {', '.join(sources)} (train-eval --leave-one-out measures it without "
                   "them)")
         report["playouts"] = cal.to_json()
         if args.chart:
@@ -403,7 +406,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     if args.out:  # before the record, so that the measurement is kept whatever becomes of the model file
         write_output(args.out, json.dumps(report, indent=1) + "\n")
     if args.record:
-        model = _record(args.model, recorded, model, cal, seeds, scenario)
+        model = _record(args.model, recorded, cal, seeds, learnt_from, scenario)
     print(f"model: {model.caption()}")
     return 0
 
@@ -430,13 +433,12 @@ def _recordable(args: argparse.Namespace, model: Any, bot: str) -> str:
     return Path(args.model).read_text(encoding="utf-8")
 
 
-def _check_unrecorded(model: Any, positions: list[Any], seeds: list[int]) -> None:
-    """Refuse, before anything is played, a record of nothing held out, or of a position a record
-    of the model already holds (by its code; by its play-outs' seed in a record without codes)."""
+def _check_unrecorded(model: Any, positions: list[Any], seeds: list[int], mask: list[bool]) -> None:
+    """Refuse, before anything is played, a record of nothing held out (``mask``: the positions the
+    model learnt from), or of a position a record of the model already holds (by its code; by its
+    play-outs' seed in a record without codes)."""
     from cheren.files import position_code
-    from cheren.study.evaluation.calibration import corrected_on, learnt
 
-    mask = learnt(model.provenance, [label for label, _ in positions], seeds, corrected_on(model))
     if all(mask):
         raise UsageError(f"--record: nothing to record; {model.source} was trained (or its correction fitted) on "
                          "games played on from every position measured")
@@ -449,15 +451,13 @@ def _check_unrecorded(model: Any, positions: list[Any], seeds: list[int]) -> Non
                 raise UsageError(f"--record: {model.source} already records {label}; a position is counted once")
 
 
-def _record(path: str, text: str, model: Any, cal: Any, seeds: list[int], scenario: Any) -> Any:
-    """Add the measurement of the held-out positions to the model file ``path``, whose text was
-    ``text`` before the play-outs; the model as read again from it."""
+def _record(path: str, text: str, cal: Any, seeds: list[int], mask: list[bool], scenario: Any) -> Any:
+    """Add the measurement of the held-out positions (``mask``: those the model learnt from) to the
+    model file ``path``, whose text was ``text`` before the play-outs; the model as read again from it."""
     from cheren.engine.wording import counted
-    from cheren.study.evaluation.calibration import corrected_on, learnt
     from cheren.study.evaluation.measured import measured
     from cheren.study.evaluation.model import EvaluationUnavailable, add_measurement, load_model
 
-    mask = learnt(model.provenance, [p.label for p in cal.points], seeds, corrected_on(model))
     kept = [(p, seed) for p, seed, was in zip(cal.points, seeds, mask, strict=True) if not was]
     record = measured([p for p, _ in kept], [seed for _, seed in kept], cal.playouts, cal.bot)
     try:

@@ -21,7 +21,6 @@ ROUNDING = 1e-9  # an error of 0.05 computed as 0.050000000000000044 is within C
 class Measured:
     """One measurement of a model against play-outs of positions it was not trained on."""
 
-    positions: int
     playouts: int  # play-outs per position
     bot: str
     mae: float  # mean absolute error of P(Allied win) over the positions
@@ -29,12 +28,22 @@ class Measured:
     seeds: list[int] = field(default_factory=list)  # the positions' play-out seeds (cheren simulate --position)
     codes: list[str] = field(default_factory=list)  # the positions' codes (cheren/files/position_code.py)
 
+    @property
+    def positions(self) -> int:
+        return len(self.seeds)
+
+    def to_json(self) -> dict[str, Any]:
+        """What the model file keeps; ``positions`` is written too, for a reader of the file."""
+        return {"positions": self.positions, "playouts": self.playouts, "bot": self.bot, "mae": self.mae,
+                "close": self.close, "seeds": list(self.seeds), "codes": list(self.codes)}
+
     @classmethod
     def from_json(cls, data: Any) -> Measured:
-        """Raises ValueError or TypeError on anything but what ``asdict`` of a record writes."""
+        """Raises ValueError or TypeError on anything but what :meth:`to_json` writes."""
         if not isinstance(data, dict):
             raise TypeError("a measurement is not a mapping")
-        positions, playouts, close = (_whole(data, key) for key in ("positions", "playouts", "close"))
+        positions, playouts, close = (whole_number(data[key], f"a measurement's {key}")
+                                      for key in ("positions", "playouts", "close"))
         mae = data["mae"]
         if isinstance(mae, bool) or not isinstance(mae, int | float) or not 0.0 <= mae <= 1.0:
             raise ValueError("a measurement's mae is not a number from 0 to 1")
@@ -46,7 +55,8 @@ class Measured:
         if close > positions or positions == 0 or playouts == 0 or len(seeds) != positions or \
                 len(codes) not in (0, positions):
             raise ValueError("a measurement's counts do not add up")
-        return cls(positions, playouts, bot, float(mae), close, [_seed(s) for s in seeds], list(codes))
+        return cls(playouts, bot, float(mae), close, [whole_number(s, "a measurement's seed", negative=True)
+                                                      for s in seeds], list(codes))
 
 
 def measured(points: Sequence[Any], seeds: Sequence[int], playouts: int, bot: str) -> Measured:
@@ -55,7 +65,7 @@ def measured(points: Sequence[Any], seeds: Sequence[int], playouts: int, bot: st
     if not points:
         raise ValueError("no positions to record")
     errors = [float(p.error) for p in points]
-    return Measured(len(errors), playouts, bot, sum(errors) / len(errors),
+    return Measured(playouts, bot, sum(errors) / len(errors),
                     sum(1 for e in errors if e <= CLOSE + ROUNDING), list(seeds), [str(p.code) for p in points])
 
 
@@ -81,14 +91,9 @@ def accuracy(records: Sequence[Measured]) -> str:
     return text + f"off by {off} on average, within {CLOSE * 100:.0f} points at {close:,} of the {n:,}"
 
 
-def _whole(data: dict[str, Any], key: str) -> int:
-    value = data[key]
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise TypeError(f"a measurement's {key} is not a whole number")
-    return value
-
-
-def _seed(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError("a measurement's seeds are not whole numbers")
+def whole_number(value: Any, what: str, *, negative: bool = False) -> int:
+    """``value`` if it is a whole number (not a bool; not below 0 unless ``negative``), else a
+    TypeError naming ``what``: the check every field of a model file that counts something needs."""
+    if isinstance(value, bool) or not isinstance(value, int) or (value < 0 and not negative):
+        raise TypeError(f"{what} is not a whole number")
     return value

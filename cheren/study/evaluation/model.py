@@ -21,7 +21,7 @@ from typing import Any
 from cheren.engine.position import Position
 from cheren.scenario.compiled import Scenario
 from cheren.study.evaluation.features import feature_names, features
-from cheren.study.evaluation.measured import Measured, accuracy
+from cheren.study.evaluation.measured import Measured, accuracy, whole_number
 from cheren.study.evaluation.recalibration import Recalibration
 
 FORMAT = "cheren-evaluation"
@@ -175,14 +175,12 @@ def add_measurement(path: str | Path, record: Measured, text: str) -> None:
     """Add ``record`` to the model file ``path``, its trees and everything else in it as they were;
     written atomically.  ``text``: the file as it was when the model measured was read from it; a
     file changed since (retrained, or recorded into by another run) is a ValueError, untouched."""
-    from dataclasses import asdict
-
     from cheren.files.outputs import write_output
 
     if Path(path).read_text(encoding="utf-8") != text:
         raise ValueError(f"{path} changed while the play-outs ran; run again to measure the model as it is now")
     data = json.loads(text)
-    data["measured"] = [*data.get("measured", []), asdict(record)]
+    data["measured"] = [*data.get("measured", []), record.to_json()]
     write_output(path, json.dumps(data, indent=1) + "\n")
 
 
@@ -210,11 +208,11 @@ def load_model(path: str | Path | None = None, scenario: Scenario | None = None)
         raise EvaluationUnavailable(f"{file}: an evaluation model of another version ({str(data.get('version'))[:10]})")
     try:
         provenance = Provenance(
-            scenario=_text(data, "scenario"), bot=_text(data, "bot"), games=_count(data, "games"),
-            positions=_count(data, "positions"), seeds=[int(s) for s in data.get("seeds", [])],
+            scenario=_text(data, "scenario"), bot=_text(data, "bot"), games=whole_number(data["games"], "games"),
+            positions=whole_number(data["positions"], "positions"), seeds=[int(s) for s in data.get("seeds", [])],
             trained=str(data.get("trained", "")),
             validation={str(k): float(v) for k, v in dict(data.get("validation", {})).items()},
-            starts={str(k): _whole(v, "starts") for k, v in dict(data.get("starts", {})).items()},
+            starts={str(k): whole_number(v, "a value in starts") for k, v in dict(data.get("starts", {})).items()},
             measured=[Measured.from_json(m) for m in _list(data, "measured")],
         )
         levels = [str(x) for x in data["levels"]]
@@ -254,19 +252,6 @@ def _list(data: dict[str, Any], key: str) -> list[Any]:
     value = data.get(key, [])
     if not isinstance(value, list):
         raise TypeError(f"{key} is not a list")
-    return value
-
-
-def _count(data: dict[str, Any], key: str) -> int:
-    value = data[key]
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise TypeError(f"{key} is not a whole number")
-    return value
-
-
-def _whole(value: Any, key: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise TypeError(f"{key} holds something other than whole numbers")
     return value
 
 
