@@ -102,9 +102,10 @@ class AnalysisPanel:
         self.report_box.add_class("cheren-report-box")
         self.show_report: Any = None  # the app sets how the Report tab is brought forward
         self.games = w.BoundedIntText(value=40, min=1, max=2000, description="games", layout=w.Layout(width="140px"))
-        # the strongest bot first and by default; the quicker ones for a first look (docs/bots.md)
-        self.bot = w.Dropdown(options=[STRONGEST, "lookahead", "tactician", "heuristic", "random"], value=STRONGEST,
-                              layout=w.Layout(width="110px"))
+        # the planner first and by default (the bot the evaluation model predicts), then planner2 (its
+        # supply mends, which the model has not seen), then the quicker ones for a first look (docs/bots.md)
+        self.bot = w.Dropdown(options=[STRONGEST, "planner2", "lookahead", "tactician", "heuristic", "random"],
+                              value=STRONGEST, layout=w.Layout(width="110px"))
         self.play_button = button("Play out ▸", "cheren-playout", self.play_out)
         self.stop_button = button("Stop ■", "cheren-playout-stop", self.stop, style="warning")
         self.stop_button.disabled = True

@@ -300,10 +300,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=0, help="the run's seed: same seed, same games")
     sim.add_argument("--allied", default="random",
                      help="bot for the Allies: random (the default), heuristic, tactician, lookahead[:N] or "
-                          "planner[:N] (the strongest)")
+                          "planner[:N] (the strongest); planner2[:N], the planner with its supply mends")
     sim.add_argument("--italian", default="random",
                      help="bot for the Italians: random (the default), heuristic, tactician, lookahead[:N] or "
-                          "planner[:N] (the strongest)")
+                          "planner[:N] (the strongest); planner2[:N], the planner with its supply mends")
     sim.add_argument("--jobs", type=int, default=1, help="worker processes (default 1; with --dask local, its workers)")
     sim.add_argument("--dask", metavar="ADDRESS",
                      help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:8786), or on a new "

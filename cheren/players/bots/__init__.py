@@ -12,13 +12,22 @@ from collections.abc import Callable
 from cheren.players.bots.base import Bot, Choice
 from cheren.players.bots.heuristic import HeuristicBot
 from cheren.players.bots.lookahead import LookaheadBot
-from cheren.players.bots.planner import PlannerBot
+from cheren.players.bots.planner import DEFAULT_BUDGET, PlannerBot
 from cheren.players.bots.random_bot import RandomBot
 from cheren.players.bots.tactician import TacticianBot
 
+# planner2: the planner with its supply mends (docs/bots.md, "Where the planner's Allies starve"); it
+# takes the planner's place once the evaluation model is trained on its games (issue 34, item 5)
+STARVE, REACTION_CUT = 3.0, 1.0
+
+
+def _planner2(seed: int, budget: int = DEFAULT_BUDGET) -> PlannerBot:
+    return PlannerBot(seed, budget=budget, starve=STARVE, reaction_cut=REACTION_CUT, pin=True)
+
+
 BOTS: dict[str, Callable[[int], Bot]] = {
     "random": RandomBot, "heuristic": HeuristicBot, "tactician": TacticianBot, "lookahead": LookaheadBot,
-    "planner": PlannerBot,
+    "planner": PlannerBot, "planner2": _planner2,
 }
 
 
@@ -30,6 +39,7 @@ STRONGEST = "planner"  # the default of evaluate() and of the app's play-outs (d
 BUDGETED: dict[str, Callable[[int, int], Bot]] = {
     "lookahead": lambda seed, budget: LookaheadBot(seed, budget=budget),
     "planner": lambda seed, budget: PlannerBot(seed, budget=budget),
+    "planner2": _planner2,
 }
 
 
@@ -43,7 +53,7 @@ def make_bot(name: str, seed: int) -> Bot:
         return BOTS[base](seed)
     if base not in BUDGETED or not budget.isdigit() or int(budget) < 1:
         raise ValueError(f"{name!r}: only the lookahead and planner bots take a budget, a whole number of plans "
-                         "(lookahead:12, planner:4)")
+                         "(lookahead:12, planner:4, planner2:4)")
     return BUDGETED[base](seed, int(budget))
 
 

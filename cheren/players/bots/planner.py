@@ -16,11 +16,13 @@ plan that leaves Kassala open to a raid pays for it in the play-out.
 
 The plans, in words the bot gives as its reasons:
 
-* Movement: the tactician's own; a garrison for every town the enemy could reach before our
-  next Movement phase, its reaction and exploitation counted (hubs first); a move that cuts an
-  enemy supply line; a hub retaken at once; a reserve held back behind a long line for the
-  next reaction (designer's notes, 15.0); then, around the best of those, the best with the
-  garrisons or the cut added, or with one of its movers kept back.
+* Movement: the tactician's own; with ``pin`` (planner2), a unit of ours next to each enemy unit
+  whose reaction could cut our supply, so that it may not react (10.0); a garrison for every
+  town the enemy could reach before our next Movement phase, its reaction and exploitation
+  counted (hubs first); a move that cuts an enemy supply line; a hub retaken at once; a reserve
+  held back behind a long line for the next reaction (designer's notes, 15.0); then, around the
+  best of those, the best with the garrisons, the pins or the cut added, or with one of its
+  movers kept back.
 * Reaction (10.0): the tactician's (guard, retake); none; the move that cuts most enemy steps
   off from supply (a reacting unit does not check supply that turn, 15.0).
 * Exploitation (13.0): the tactician's; none; garrisons; an Exploit chit on the unit that
@@ -33,6 +35,7 @@ many); the same seed gives the same games.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -107,12 +110,22 @@ def value(position: Position, side: Side) -> tuple[float, int, int, int]:
 class PlannerBot:
     name = "planner"
 
-    def __init__(self, seed: int = 0, budget: int = DEFAULT_BUDGET) -> None:
+    def __init__(self, seed: int = 0, budget: int = DEFAULT_BUDGET, *, starve: float = 0.0,
+                 reaction_cut: float = 0.0, pin: bool = False) -> None:
+        """``starve``, ``reaction_cut`` and ``pin`` (all off: the planner the evaluation model was
+        trained on) are the supply mends of ``planner2`` (docs/bots.md): what its tacticians
+        charge a unit cut off from supply for a move that takes it no nearer to supply (twice that
+        under a marker, 12.4); what a movement plan pays per own step that the enemy's next
+        reaction (10.0) could cut off with one unit before our supply check (12.1), the worst such
+        move counted; and a movement plan that pins the enemy units whose reaction could cut most."""
         if budget < 1:
             raise ValueError("the planner's budget is at least 1 plan")
         self.rng = random.Random(seed)
         self.budget = budget
-        self.base = TacticianBot(seed)
+        self.starve = starve
+        self.reaction_cut = reaction_cut
+        self.pin = pin
+        self.base = TacticianBot(seed, starve=starve)
         self._plan: list[tuple[Action, str]] = []
         self._plan_for: tuple[int, Side, Phase] | None = None
         self._reason = ""
@@ -177,7 +190,11 @@ class PlannerBot:
         # each kind of plan in turn, until the budget is full (a plan past it is not made)
         if phase is Phase.MOVEMENT:
             room = max(1, self.budget - VARIED)
-            for make in (self._guard_plan, self._cut_plan, self._retake_plan, self._reserve_plan):
+            makers: tuple[Callable[[SideSeat], Plan | None], ...] = (
+                self._guard_plan, self._cut_plan, self._retake_plan, self._reserve_plan)
+            if self.pin:
+                makers = (self._pin_plan, *makers)
+            for make in makers:
                 if len(plans) >= room:
                     break
                 extra = make(seat)
@@ -207,7 +224,7 @@ class PlannerBot:
         for other in bases:
             if other is best or len(out) >= n:
                 continue
-            if other.label.startswith("garrison") and not other.hold <= best.hold:
+            if other.label.startswith(("garrison", "pin")) and not other.hold <= best.hold:
                 out.append(Plan(f"{best.label}, and {other.label}", first=(*other.first, *best.first),
                                 hold=best.hold | other.hold, pull=best.pull))
             elif other.label.startswith("cut a supply line") and not best.first:
@@ -281,6 +298,45 @@ class PlannerBot:
         name = p.scenario.units[move.unit].name
         return Plan(f"cut a supply line: {name} to {move.to.label} leaves {cut[move]} enemy steps without "
                     "supply (12.1)", first=(move,))
+
+    def _pin_plan(self, seat: SideSeat) -> Plan | None:
+        """In our own Movement phase: a unit of ours next to each of the (at most two) enemy units
+        whose reaction (10.0) could cut most of our steps off before our supply check (12.1); a
+        unit next to one of ours may not react."""
+        from cheren.engine.threats import supply_cuts
+
+        game = seat.game
+        side = seat.side
+        if game.phasing is not side:
+            return None
+        p = seat.position()
+        reach = reaction_reach(p, side.enemy)
+        if not reach:
+            return None
+        worst: dict[str, dict[Hex, int]] = {}
+        for c in supply_cuts(p, side, reach, explain=False, every=True):
+            at = worst.setdefault(c.by, {})
+            at[c.at] = at.get(c.at, 0) + p.steps_left(c.unit)
+        if not worst:
+            return None
+        legal = [a for a in seat.legal_actions() if isinstance(a, Move)]
+        first: list[Move] = []
+        names: list[str] = []
+        for by in sorted(worst, key=lambda u: (-max(worst[u].values()), u))[:2]:
+            there = p.units[by].hex
+            assert there is not None
+            around = set(there.neighbours())
+            movers = [m for m in legal if m.to in around and all(m.unit != f.unit for f in first)
+                      and game.check(m).ok]
+            if not movers:
+                continue
+            m = max(movers, key=lambda m: (p.strength(m.unit), -len(m.path), m.unit))
+            first.append(m)
+            names.append(f"{p.scenario.units[m.unit].name} next to {p.scenario.units[by].name}")
+        if not first:
+            return None
+        return Plan(f"pin the enemy units whose reaction could cut our supply (10.0, 12.1): {', '.join(names)}",
+                    first=tuple(first), hold=frozenset(f.unit for f in first))
 
     def _retake_plan(self, seat: SideSeat) -> Plan | None:
         """A hub of ours the enemy holds (its loss cuts our units off, 12.1): the units that can
@@ -394,8 +450,16 @@ class PlannerBot:
                 continue
             cut = {x.unit for x in supply_cuts(position, side, explain=False)}
             exposed = sum(position.steps_left(u) for u in cut)
-            if exposed:
-                results[top] = (replace(c, value=c.value - EXPOSURE * exposed, exposed=exposed), moves)
+            charge = EXPOSURE * exposed
+            if self.reaction_cut and position.side is side:
+                # the enemy's reaction comes before our supply check, so its worst cut bites at once
+                worst: dict[tuple[str, Hex], int] = {}
+                for x in supply_cuts(position, side, reaction_reach(position, side.enemy), explain=False,
+                                     every=True):
+                    worst[(x.by, x.at)] = worst.get((x.by, x.at), 0) + position.steps_left(x.unit)
+                charge += self.reaction_cut * max(worst.values(), default=0)
+            if charge:
+                results[top] = (replace(c, value=c.value - charge, exposed=exposed), moves)
 
     def _play_out(self, start: Position, side: Side, plan: Plan, dice_seed: int, rests: list[_Rest] | None = None,
                   keep_after: bool = True) -> tuple[list[tuple[Action, str]], tuple[float, int, int, int]]:
@@ -410,10 +474,10 @@ class PlannerBot:
         in ``_after`` only when ``keep_after`` (a movement plan pays for the steps it leaves
         exposed there)."""
         game = Game.from_position(start, seed=dice_seed, caches=self._caches, undo=False)
-        planner = TacticianBot(dice_seed % 2**31 + 1, tie_break=plan.tie_break)
+        planner = TacticianBot(dice_seed % 2**31 + 1, tie_break=plan.tie_break, starve=self.starve)
         planner.hold = plan.hold
         planner.pull = dict(plan.pull)
-        enemy = TacticianBot(dice_seed % 2**31)
+        enemy = TacticianBot(dice_seed % 2**31, starve=self.starve)
         seats = {s: _BeliefSeat(game, s) for s in Side}
         bots = {side: planner, side.enemy: enemy}
         begun = (game.turn, game.phasing, game.phase)
@@ -515,6 +579,21 @@ def _bot_state(bot: TacticianBot) -> dict[str, object]:
     fields = vars(bot) if names is None else {k: getattr(bot, k) for k in names if hasattr(bot, k)}
     return {k: (v.getstate() if isinstance(v, random.Random) else v.kept if isinstance(v, MoveScores) else v)
             for k, v in fields.items() if k not in _REMADE}
+
+
+def reaction_reach(p: Position, enemy: Side) -> dict[str, frozenset[Hex]]:
+    """For each ``enemy`` unit that may react as things stand (10.0: not next to a unit of ours,
+    no supply marker), every hex its reaction could end in, its own included."""
+    from cheren.engine.threats import _next_turn
+
+    q = _next_turn(p, enemy)
+    out: dict[str, frozenset[Hex]] = {}
+    for uid, unit in p.units.items():
+        if unit.side is not enemy or not may_react(p, uid) or immobile_reason(q, uid) is not None:
+            continue
+        assert unit.hex is not None  # may_react: on the map
+        out[uid] = frozenset({unit.hex, *reachable(q, uid).reached()})
+    return out
 
 
 def deep_reach(p: Position, enemy: Side) -> dict[str, set[Hex]]:

@@ -16,6 +16,8 @@ words (15.0) where he gave them:
   next one, so two attacks can go in where one took every unit next to both; a town that
   carries enemy supply is worth taking;
 * **retreats** (11.7): a hex in our supply before one out of it;
+* **starving** (``starve``, on in planner2's plans only): a unit cut off from supply pays for a
+  move that takes it no nearer to supply, more under a marker (12.4), before 12.6 wears it away;
 * **chits** (5.1): every chit played is replaced from the cup, so it plays Reserves when the
   reaction wants it, and a chit drawn is one fewer for the enemy.
 """
@@ -60,8 +62,9 @@ class TacticianBot(HeuristicBot):
     name = "tactician"
 
     def __init__(self, seed: int = 0, attack_threshold: float = ATTACK_THRESHOLD, tie_break: float = TIE_BREAK,
-                 batch: bool = True) -> None:
+                 batch: bool = True, starve: float = 0.0) -> None:
         super().__init__(seed, attack_threshold=attack_threshold, tie_break=tie_break)
+        self.starve = starve
         self._hubs: tuple[object, dict[str, int], dict[str, int]] | None = None
         self.pull: dict[Hex, float] = {}  # hexes a planner wants reached (a lost hub), and how much
         self.batch = batch  # choose a phase's moves in one pass (see _batch_move)
@@ -225,6 +228,7 @@ class TacticianBot(HeuristicBot):
         towns_by_hex = s.towns_by_hex
         prizes_get = prizes.get
         last_uid: str | None = None
+        gap: dict[Hex, int] | None = None
         here, here_field, here_supplied, size, strength, marked, over, last = _NO_UNIT
         for m in actions:
             if not isinstance(m, Move):
@@ -272,6 +276,12 @@ class TacticianBot(HeuristicBot):
                         base -= 3.0
                 elif to in supplied:
                     base += 3.0 if marked else 1.0
+                elif self.starve:
+                    # a unit cut off pays for a move that takes it no nearer to supply (12.6 wears it)
+                    if gap is None:
+                        gap = supply_distances(supplied, adjacent)
+                    if gap.get(to, 99) >= gap.get(here, 99):
+                        base -= self.starve * (2.0 if marked else 1.0)
                 if strength <= 1 and to in near_enemy:
                     base -= 1.0
             pull = 0.0
@@ -414,6 +424,23 @@ class _Scored:
             parts.append("over the stacking limit (3.1)")
         extra = f"; {', '.join(parts)}" if parts else ""
         return f"{name} to {self.to.label}: score {self.total():.2f} (towns, hubs, supply, stacking){extra}"
+
+
+def supply_distances(supplied: Mapping[Hex, int], adjacent: Mapping[Hex, tuple[Hex, ...]]) -> dict[Hex, int]:
+    """Each map hex's distance in hexes to the nearest hex in supply."""
+    out = {h: 0 for h in supplied}
+    frontier = list(out)
+    d = 0
+    while frontier:
+        d += 1
+        nxt: list[Hex] = []
+        for h in frontier:
+            for n in adjacent.get(h, ()):
+                if n not in out:
+                    out[n] = d
+                    nxt.append(n)
+        frontier = nxt
+    return out
 
 
 def _contested(options: list[tuple[Hex, list[str]]]) -> set[str]:

@@ -40,10 +40,10 @@ def bot_label(name: str) -> str:
         from cheren.players.bots.lookahead import DEFAULT_BUDGET
 
         return f"lookahead ({budget or DEFAULT_BUDGET} plans per Movement phase)"
-    if base == "planner":
+    if base in ("planner", "planner2"):
         from cheren.players.bots.planner import DEFAULT_BUDGET as PLANNER_BUDGET
 
-        return f"planner ({budget or PLANNER_BUDGET} plans per Movement phase)"
+        return f"{base} ({budget or PLANNER_BUDGET} plans per Movement phase)"
     return base
 
 
