@@ -17,7 +17,7 @@ from cheren.engine.rules.supply_hexes import supplied_view
 from cheren.engine.threats import supply_cuts
 from cheren.hexes import Hex
 from cheren.players.bots import STARVE, PlannerBot, TacticianBot, make_bot
-from cheren.players.bots.planner import reaction_reach
+from cheren.players.bots.reaches import reaction_reach
 from cheren.players.bots.tactician import supply_distances
 from cheren.players.views import SideSeat
 from cheren.scenario import Phase, Side

@@ -42,13 +42,13 @@ from typing import Any
 from cheren.engine.actions import Action, EndPhase, Move, PlayChit
 from cheren.engine.game import Flow, Game
 from cheren.engine.position import Position, Status, chit_key
-from cheren.engine.rules.movement import MoveOptions, immobile_reason, reachable
 from cheren.engine.rules.supply import supplied_at, supply_context
 from cheren.hexes import Hex
 from cheren.players.bots.base import Choice
 from cheren.players.bots.heuristic import MoveScores
 from cheren.players.bots.hubs import hub_weights, may_react, town_lines
 from cheren.players.bots.lookahead import Candidate, _BeliefSeat, determinise
+from cheren.players.bots.reaches import deep_reach, reaction_reach
 from cheren.players.bots.tactician import TacticianBot
 from cheren.players.views import SideSeat
 from cheren.scenario.models import Phase, Side
@@ -579,39 +579,3 @@ def _bot_state(bot: TacticianBot) -> dict[str, object]:
     fields = vars(bot) if names is None else {k: getattr(bot, k) for k in names if hasattr(bot, k)}
     return {k: (v.getstate() if isinstance(v, random.Random) else v.kept if isinstance(v, MoveScores) else v)
             for k, v in fields.items() if k not in _REMADE}
-
-
-def reaction_reach(p: Position, enemy: Side) -> dict[str, frozenset[Hex]]:
-    """For each ``enemy`` unit that may react as things stand (10.0: not next to a unit of ours,
-    no supply marker), every hex its reaction could end in, its own included."""
-    from cheren.engine.threats import _next_turn
-
-    q = _next_turn(p, enemy)
-    out: dict[str, frozenset[Hex]] = {}
-    for uid, unit in p.units.items():
-        if unit.side is not enemy or not may_react(p, uid) or immobile_reason(q, uid) is not None:
-            continue
-        assert unit.hex is not None  # may_react: on the map
-        out[uid] = frozenset({unit.hex, *reachable(q, uid).reached()})
-    return out
-
-
-def deep_reach(p: Position, enemy: Side) -> dict[str, set[Hex]]:
-    """For each ``enemy`` unit that may move, every hex it could stand in before the other side's
-    next Movement phase: its reaction (units not next to ours, no marker, 10.0), its whole
-    Movement and, for the units that exploit (13.0), its Exploitation, taken as one long move on
-    the map as it is."""
-    from cheren.engine.threats import _next_turn
-
-    q = _next_turn(p, enemy)
-    out: dict[str, set[Hex]] = {}
-    for uid, unit in q.units.items():
-        if unit.side is not enemy or unit.status is not Status.MAP or unit.hex is None:
-            continue
-        d = q.scenario.units[uid]
-        if d.type.air or immobile_reason(q, uid) is not None:
-            continue
-        mp = q.movement(uid)
-        extra = (mp if d.type.may_exploit and unit.supply is None else 0) + (mp if may_react(p, uid) else 0)
-        out[uid] = {unit.hex, *reachable(q, uid, MoveOptions(extra_mp=extra)).reached()}
-    return out
