@@ -31,6 +31,8 @@ def test_planner2_is_the_planner_with_its_supply_mends_and_the_planner_is_unchan
     assert (plain.starve, plain.reaction_cut, plain.base.starve) == (0.0, 0.0, 0.0)
     assert mended.starve > 0 and mended.reaction_cut > 0 and mended.base.starve == mended.starve
     assert budgeted.budget == 3 and budgeted.starve == mended.starve
+    # the name a save keeps of the opponent, to make it again on loading
+    assert (plain.name, mended.name, budgeted.name) == ("planner", "planner2", "planner2")
 
 
 def cut_off(where: str) -> Position:
@@ -136,3 +138,16 @@ def test_reports_name_planner2_with_its_budget() -> None:
 
     assert bot_label("planner2") == "planner2 (6 plans per Movement phase)"
     assert bot_label("planner2:4") == "planner2 (4 plans per Movement phase)"
+
+
+def test_a_game_against_planner2_is_saved_and_taken_up_against_planner2() -> None:
+    from cheren.app.board import Board
+
+    board = Board(Game(S, seed=1941))
+    board.opponent.set(make_bot("planner2", 1), Side.ITALIAN)
+    saved = board.opponent.saved()
+    assert saved == ("planner2", Side.ITALIAN)  # not "planner": a reload would bring back the bot without the mends
+    other = Board(Game(S, seed=1941))
+    other.opponent.take_up(saved)
+    assert other.opponent.saved() == ("planner2", Side.ITALIAN)
+    assert getattr(other.opponent.bot, "__name__", None) == "planner2"

@@ -22,7 +22,9 @@ STARVE, REACTION_CUT = 3.0, 1.0
 
 
 def _planner2(seed: int, budget: int = DEFAULT_BUDGET) -> PlannerBot:
-    return PlannerBot(seed, budget=budget, starve=STARVE, reaction_cut=REACTION_CUT, pin=True)
+    bot = PlannerBot(seed, budget=budget, starve=STARVE, reaction_cut=REACTION_CUT, pin=True)
+    bot.name = "planner2"  # what a save of a game against it names (cheren.app.opponent), not "planner"
+    return bot
 
 
 BOTS: dict[str, Callable[[int], Bot]] = {
