@@ -129,3 +129,22 @@ def test_the_families_come_from_the_replayed_log_and_agree_with_the_recorded_con
 def test_the_families_refuse_a_game_without_its_log() -> None:
     with pytest.raises(SystemExit, match="--logs"):
         families.facts(load_scenario(None), result(0, 10, "italian", [WEST]))
+
+
+@pytest.mark.parametrize("side", ["allied", "italian"])
+def test_every_attrition_step_of_a_run_is_put_down_to_the_phase_its_spell_began(tmp_path: Path, side: str) -> None:
+    """tools/attrition_spells.py (docs/bots.md, planner2): the steps it counts are the run's own
+    12.6 losses, and nearly all are found a spell out of supply that began after some phase."""
+    from cheren.cli.main import main
+    from cheren.players.results_file import read_results
+    from cheren.scenario import Side
+
+    spells = tool("attrition_spells")
+    out = tmp_path / "run.json"
+    assert main(["simulate", "--games", "3", "--seed", "11", "--allied", "heuristic", "--italian", "heuristic",
+                 "--logs", "--quiet", "--out", str(out)]) == 0
+    n, total, began, unseen = spells.spells(str(out), Side(side))
+    recorded = sum((g.losses or {}).get(side, {}).get("attrition", 0) for g in read_results(out))
+    assert n == 3 and total == recorded > 0
+    assert sum(began.values()) + unseen == total and unseen <= total // 4
+    assert all(name.startswith(("the Allied turn's ", "the Italian turn's ")) for name in began)
