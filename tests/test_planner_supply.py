@@ -14,10 +14,9 @@ from cheren import load_scenario
 from cheren.engine.game import Game
 from cheren.engine.position import Position, Supply
 from cheren.engine.rules.supply_hexes import supplied_view
-from cheren.engine.threats import supply_cuts
 from cheren.hexes import Hex
 from cheren.players.bots import STARVE, PlannerBot, TacticianBot, make_bot
-from cheren.players.bots.reaches import reaction_reach
+from cheren.players.bots.reaches import reaction_cuts, reaction_reach
 from cheren.players.bots.tactician import supply_distances
 from cheren.players.views import SideSeat
 from cheren.scenario import Phase, Side
@@ -87,10 +86,7 @@ def kassala_road() -> Position:
 
 def worst_reaction_cut(p: Position) -> int:
     """The most Allied steps one Italian reaction move could leave without supply."""
-    worst: dict[tuple[str, Hex], int] = {}
-    for c in supply_cuts(p, Side.ALLIED, reaction_reach(p, Side.ITALIAN), explain=False, every=True):
-        worst[(c.by, c.at)] = worst.get((c.by, c.at), 0) + p.steps_left(c.unit)
-    return max(worst.values(), default=0)
+    return max(reaction_cuts(p, Side.ALLIED).values(), default=0)
 
 
 def test_the_reaction_that_could_cut_the_road_is_seen_and_paid_for() -> None:

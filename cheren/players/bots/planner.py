@@ -48,7 +48,7 @@ from cheren.players.bots.base import Choice
 from cheren.players.bots.heuristic import MoveScores
 from cheren.players.bots.hubs import hub_weights, may_react, town_lines
 from cheren.players.bots.lookahead import Candidate, _BeliefSeat, determinise
-from cheren.players.bots.reaches import deep_reach, reaction_reach
+from cheren.players.bots.reaches import deep_reach, reaction_cuts
 from cheren.players.bots.tactician import TacticianBot
 from cheren.players.views import SideSeat
 from cheren.scenario.models import Phase, Side
@@ -303,26 +303,20 @@ class PlannerBot:
         """In our own Movement phase: a unit of ours next to each of the (at most two) enemy units
         whose reaction (10.0) could cut most of our steps off before our supply check (12.1); a
         unit next to one of ours may not react."""
-        from cheren.engine.threats import supply_cuts
-
         game = seat.game
         side = seat.side
         if game.phasing is not side:
             return None
         p = seat.position()
-        reach = reaction_reach(p, side.enemy)
-        if not reach:
-            return None
-        worst: dict[str, dict[Hex, int]] = {}
-        for c in supply_cuts(p, side, reach, explain=False, every=True):
-            at = worst.setdefault(c.by, {})
-            at[c.at] = at.get(c.at, 0) + p.steps_left(c.unit)
+        worst: dict[str, int] = {}  # per enemy unit, the most steps one reaction move of it cuts off
+        for (by, _), steps in reaction_cuts(p, side).items():
+            worst[by] = max(worst.get(by, 0), steps)
         if not worst:
             return None
         legal = [a for a in seat.legal_actions() if isinstance(a, Move)]
         first: list[Move] = []
         names: list[str] = []
-        for by in sorted(worst, key=lambda u: (-max(worst[u].values()), u))[:2]:
+        for by in sorted(worst, key=lambda u: (-worst[u], u))[:2]:
             there = p.units[by].hex
             assert there is not None
             around = set(there.neighbours())
@@ -453,11 +447,7 @@ class PlannerBot:
             charge = EXPOSURE * exposed
             if self.reaction_cut and position.side is side:
                 # the enemy's reaction comes before our supply check, so its worst cut bites at once
-                worst: dict[tuple[str, Hex], int] = {}
-                for x in supply_cuts(position, side, reaction_reach(position, side.enemy), explain=False,
-                                     every=True):
-                    worst[(x.by, x.at)] = worst.get((x.by, x.at), 0) + position.steps_left(x.unit)
-                charge += self.reaction_cut * max(worst.values(), default=0)
+                charge += self.reaction_cut * max(reaction_cuts(position, side).values(), default=0)
             if charge:
                 results[top] = (replace(c, value=c.value - charge, exposed=exposed), moves)
 

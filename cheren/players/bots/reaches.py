@@ -25,6 +25,21 @@ def reaction_reach(p: Position, enemy: Side) -> dict[str, frozenset[Hex]]:
     return out
 
 
+def reaction_cuts(p: Position, side: Side) -> dict[tuple[str, Hex], int]:
+    """For each enemy unit that may react (:func:`reaction_reach`) and each hex its reaction could
+    end in, the steps of ``side`` it would leave unable to draw supply at the side's next check
+    (the threat map's supply cuts, 12.1); moves that cut nothing are left out."""
+    from cheren.engine.threats import supply_cuts
+
+    reach = reaction_reach(p, side.enemy)
+    out: dict[tuple[str, Hex], int] = {}
+    if not reach:
+        return out
+    for c in supply_cuts(p, side, reach, explain=False, every=True):
+        out[(c.by, c.at)] = out.get((c.by, c.at), 0) + p.steps_left(c.unit)
+    return out
+
+
 def deep_reach(p: Position, enemy: Side) -> dict[str, set[Hex]]:
     """For each ``enemy`` unit that may move, every hex it could stand in before the other side's
     next Movement phase: its reaction (units not next to ours, no marker, 10.0), its whole
