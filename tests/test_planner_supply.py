@@ -147,3 +147,15 @@ def test_a_game_against_planner2_is_saved_and_taken_up_against_planner2() -> Non
     other.opponent.take_up(saved)
     assert other.opponent.saved() == ("planner2", Side.ITALIAN)
     assert getattr(other.opponent.bot, "__name__", None) == "planner2"
+
+
+def test_the_command_line_budget_reaches_planner2_and_is_bounded() -> None:
+    import argparse
+
+    from cheren.cli.checks import MAX_BUDGET, UsageError, budgeted, check_bots
+
+    args = argparse.Namespace(allied="planner2", italian="heuristic", budget=3)
+    budgeted(args)
+    assert (args.allied, args.italian) == ("planner2:3", "heuristic")  # was silently played with 6 plans
+    with pytest.raises(UsageError, match="budget must be from 1"):
+        check_bots(f"planner2:{MAX_BUDGET + 1}")

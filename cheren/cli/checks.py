@@ -58,11 +58,11 @@ def check_port(port: int) -> None:
 
 
 def check_bots(*names: str) -> None:
-    from cheren.players.bots import make_bot
+    from cheren.players.bots import BUDGETED, make_bot
 
     for name in names:
         base, _, budget = name.partition(":")
-        if base in ("lookahead", "planner") and budget.isdigit() and int(budget) > MAX_BUDGET:
+        if base in BUDGETED and budget.isdigit() and int(budget) > MAX_BUDGET:
             raise UsageError(f"{name!r}: the planning budget must be from 1 to {MAX_BUDGET} plans, not {budget}")
         try:
             make_bot(name, 0)
@@ -71,13 +71,16 @@ def check_bots(*names: str) -> None:
 
 
 def budgeted(args: argparse.Namespace) -> None:
-    """--budget N: the planning bots (lookahead, planner) on either side weigh N plans a Movement phase."""
+    """--budget N: the planning bots (lookahead, planner, planner2) on either side weigh N plans a
+    Movement phase."""
     budget = getattr(args, "budget", None)
     if budget is None:
         return
     check_range("--budget", budget, 1, MAX_BUDGET)
+    from cheren.players.bots import BUDGETED
+
     for attr in ("allied", "italian"):
-        if getattr(args, attr) in ("lookahead", "planner"):
+        if getattr(args, attr) in BUDGETED:
             setattr(args, attr, f"{getattr(args, attr)}:{budget}")
 
 
