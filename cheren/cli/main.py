@@ -277,8 +277,8 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--allied", default=STRONGEST, help=f"bot for the Allies in the play-outs (default {STRONGEST}, "
                     "the strongest; docs/bots.md)")
     an.add_argument("--italian", default=STRONGEST, help=f"bot for the Italians in the play-outs (default {STRONGEST})")
-    an.add_argument("--bot", default=None, help="the bot for both sides in the play-outs (planner, lookahead, "
-                    "tactician, heuristic, random)")
+    an.add_argument("--bot", default=None, help="the bot for both sides in the play-outs (planner, planner2, "
+                    "lookahead, tactician, heuristic, random)")
     an.add_argument("--budget", type=int, default=None, help="plans the lookahead or planner bot weighs per "
                     "Movement phase")
     an.add_argument("--seed", type=int, default=0, help="the play-outs' seed: same seed, same play-outs")
