@@ -279,8 +279,8 @@ def build_parser() -> argparse.ArgumentParser:
     an.add_argument("--italian", default=STRONGEST, help=f"bot for the Italians in the play-outs (default {STRONGEST})")
     an.add_argument("--bot", default=None, help="the bot for both sides in the play-outs (planner, planner2, "
                     "lookahead, tactician, heuristic, random)")
-    an.add_argument("--budget", type=int, default=None, help="plans the lookahead or planner bot weighs per "
-                    "Movement phase")
+    an.add_argument("--budget", type=int, default=None, help="plans the lookahead, planner or planner2 bot "
+                    "weighs per Movement phase")
     an.add_argument("--seed", type=int, default=0, help="the play-outs' seed: same seed, same play-outs")
     an.add_argument("--jobs", type=int, default=1, help="worker processes for the play-outs (default 1; with "
                     "--dask local, its workers)")
@@ -320,8 +320,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "a library name (see `cheren positions`), a position file or save, or a code; each game deals "
                      "the chits the side to move cannot see again from its seed")
     sim.add_argument("--budget", type=int, default=None,
-                     help="plans the lookahead or planner bot weighs per Movement phase (defaults 8 and 6; fewer: "
-                          "faster, weaker)")
+                     help="plans the lookahead, planner or planner2 bot weighs per Movement phase (defaults 8 "
+                          "and 6; fewer: faster, weaker)")
     sim.add_argument("--variant", action="append", metavar="NAME",
                      help="switch an optional rule on (repeatable; `cheren variants` lists them)")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
