@@ -62,8 +62,15 @@ def test_the_bar_and_the_curve_follow_every_action() -> None:
     assert b.evaluation.curve()[-1] == pytest.approx(model.chances(b.position).allied)
     b.play.undo()  # back: the curve is cut to the line as it stands
     assert _points(app.evaluation.curve.value) == before
-    assert "planner" in app.evaluation.note.value and "games" in app.evaluation.note.value
-    assert "it was never trained on, its P(Allied win) was off by" in app.evaluation.note.value  # its error, too
+    note = app.evaluation.note.value
+    assert "planner" in note and "games" in note
+    # a newcomer reads one sentence: whose play, how many games, how far off; the whole provenance
+    # (some 650 characters) is folded under "How this evaluation was made"
+    short, _, folded = note.partition("<details")
+    assert f"learned from {model.provenance.games:,} of its games" in short and "off by" in short
+    assert len(short) < 400 and "corrected turn by turn" not in short
+    assert "How this evaluation was made" in folded
+    assert "it was never trained on, its P(Allied win) was off by" in folded  # its error, in full too
 
 
 def test_each_line_shows_its_value() -> None:

@@ -286,6 +286,11 @@ def test_record_keeps_a_held_out_measurement_that_the_captions_then_give(
     off = "under 1 point" if record.mae < 0.005 else f"{round(record.mae * 100)} point"
     assert f"off by {off}" in caption and f"at {record.close} of the 2" in caption
     assert caption in printed.out and "recorded in" in printed.err
+    # the app's one-sentence summary gives the same error, and says whose play and how many games
+    summary = loaded.summary()
+    assert summary.startswith("as the random bot would play on, learned from ")
+    assert f"off by {off}" in summary and "at 2 positions it never saw" in summary
+    assert "off by" not in load_model(small_model[0], load_scenario()).summary()  # none measured: no error claimed
     kept = json.loads(model.read_text())
     assert kept["model"] == json.loads(small_model[0].read_text())["model"]
     # the same positions again: refused before anything is played, the file as it was

@@ -127,8 +127,11 @@ class EvaluationView:
             self.note.value = f"<small>The evaluation is unavailable: {panels.esc(ev.unavailable)}</small>"
         else:
             warn = f"<b>{panels.esc(ev.warning)}</b><br>" if ev.warning else ""
-            self.note.value = (f"<small>{warn}P(Allied win) along this line, after each action. "
-                               f"<i>{panels.esc(ev.caption())}.</i></small>")
+            # one short sentence a newcomer reads; the whole provenance (some 650 characters) folded
+            self.note.value = (f"<small>{warn}P(Allied win) along this line, after each action, "
+                               f"{panels.esc(ev.summary())}.<details class='cheren-eval-provenance'>"
+                               f"<summary>How this evaluation was made</summary><i>{panels.esc(ev.caption())}.</i>"
+                               "</details></small>")
 
     def as_dict(self) -> dict[str, Any]:
         return {"bar": self.bar.value, "curve": self.curve.value}

@@ -56,6 +56,10 @@ class Evaluations:
         m = self.model
         return m.caption() if m is not None else ""
 
+    def summary(self) -> str:
+        m = self.model
+        return m.summary() if m is not None else ""
+
     def now(self) -> Chances | None:
         """The chances of the position on the board."""
         m = self.model

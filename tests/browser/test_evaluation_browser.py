@@ -47,4 +47,14 @@ def test_the_bar_moves_after_an_action(page: Any, voila_url: str, request: pytes
     after = page.locator(BAR).get_attribute("data-allied")
     assert after is not None and after != before
     assert int(page.locator(CURVE).get_attribute("data-points") or 0) > points
+    # under the curve one sentence says whose play it predicts and how far off it was; the whole
+    # provenance opens on a click
+    panel = page.locator(".cheren-evaluation-panel")
+    assert "learned from" in panel.inner_text() and "off by" in panel.inner_text()
+    folded = panel.locator("details.cheren-eval-provenance")
+    assert not folded.locator("i").is_visible()
+    folded.locator("summary").click()
+    provenance = folded.locator("i")
+    provenance.wait_for(state="visible", timeout=TIMEOUT_MS)
+    assert "positions of" in provenance.inner_text()
     assert not request.node.page_errors, request.node.page_errors

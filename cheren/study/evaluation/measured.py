@@ -77,18 +77,26 @@ def accuracy(records: Sequence[Measured]) -> str:
 
     if not records:
         return ""
-    n = sum(r.positions for r in records)
-    mae = sum(r.mae * r.positions for r in records) / n
+    n, off = pooled_error(records)
     close = sum(r.close for r in records)
     low, high = min(r.playouts for r in records), max(r.playouts for r in records)
     each = counted(low, "play-out") if low == high else f"{low:,}-{high:,} play-outs"
     bots = sorted({bot_label(r.bot) for r in records})
     whose = f"the {bots[0]} bot" if len(bots) == 1 else f"the {' and '.join(bots)} bots"
-    off = "under 1 point" if mae < 0.005 else counted(int(mae * 100 + 0.5), "point")
     text = f"against {each} each of {whose} at {counted(n, 'position')} it was never trained on, its P(Allied win) was "
     if n == 1:
         return text + f"off by {off}"
     return text + f"off by {off} on average, within {CLOSE * 100:.0f} points at {close:,} of the {n:,}"
+
+
+def pooled_error(records: Sequence[Measured]) -> tuple[int, str]:
+    """The positions of all the records and their mean absolute error of P(Allied win), in points
+    as the bar shows it ("8 points", "under 1 point"); the records must not be empty."""
+    from cheren.engine.wording import counted
+
+    n = sum(r.positions for r in records)
+    mae = sum(r.mae * r.positions for r in records) / n
+    return n, "under 1 point" if mae < 0.005 else counted(int(mae * 100 + 0.5), "point")
 
 
 def whole_number(value: Any, what: str, *, negative: bool = False) -> int:

@@ -21,7 +21,7 @@ from typing import Any
 from cheren.engine.position import Position
 from cheren.scenario.compiled import Scenario
 from cheren.study.evaluation.features import feature_names, features
-from cheren.study.evaluation.measured import Measured, accuracy, whole_number
+from cheren.study.evaluation.measured import Measured, accuracy, pooled_error, whole_number
 from cheren.study.evaluation.recalibration import Recalibration
 
 FORMAT = "cheren-evaluation"
@@ -115,6 +115,21 @@ class EvaluationModel:
                      "of the same bot that it was not trained on")
         if self.provenance.measured:
             text += f"; {accuracy(self.provenance.measured)}"
+        return text
+
+    def summary(self) -> str:
+        """The caption in one short sentence, for the app's Evaluation panel: whose play it predicts,
+        from how many games, and how far off it was where measured (the whole story stays in
+        :meth:`caption`)."""
+        from cheren.engine.wording import counted
+        from cheren.study.analysis.evaluate import bot_label
+
+        p = self.provenance
+        text = f"as the {bot_label(p.bot)} bot would play on, learned from {p.games:,} of its games against itself"
+        if p.measured:
+            n, off = pooled_error(p.measured)
+            average = " on average" if n > 1 else ""
+            text += f"; off by {off}{average} against its play-outs at {counted(n, 'position')} it never saw"
         return text
 
     def chances(self, position: Position) -> Chances:
