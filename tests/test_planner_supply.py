@@ -107,14 +107,20 @@ def test_the_reaction_that_could_cut_the_road_is_seen_and_paid_for() -> None:
 
 def allied_movement(bot_name: str) -> tuple[Position, str]:
     """The Allied Movement phase of :func:`kassala_road` played by ``bot_name`` (the Italians'
-    chit windows by the heuristic bot): the position after it and the plan chosen."""
+    chit windows by the heuristic bot): the position after it and the reasons the bot gave for
+    its actions, as the app's bot panel shows them (they name the plan chosen)."""
     game = Game.from_position(kassala_road(), seed=3)
     bot, other = make_bot(bot_name, 3), make_bot("heuristic", 5)
+    reasons = []
     while game.phase is Phase.MOVEMENT and game.phasing is Side.ALLIED:
-        mover = bot if game.acting is Side.ALLIED else other
-        game.apply(mover.choose(SideSeat(game, game.acting)).action)
+        if game.acting is Side.ALLIED:
+            choice = bot.choose(SideSeat(game, Side.ALLIED))
+            reasons.append(choice.reason)
+        else:
+            choice = other.choose(SideSeat(game, game.acting))
+        game.apply(choice.action)
     assert isinstance(bot, PlannerBot)
-    return game.position, bot._chosen
+    return game.position, "\n".join(reasons)
 
 
 def test_planner2_pins_the_cavalry_that_could_cut_the_road() -> None:
@@ -126,7 +132,7 @@ def test_planner2_pins_the_cavalry_that_could_cut_the_road() -> None:
     assert worst_reaction_cut(after) == 0  # no Italian reaction can cut a step off now
     # the plain planner garrisons the towns but leaves the cavalry free to ride onto the road
     after, chosen = allied_movement("planner")
-    assert "pin" not in chosen and worst_reaction_cut(after) >= 8
+    assert "pin the enemy units" not in chosen and worst_reaction_cut(after) >= 8
 
 
 def test_reports_name_planner2_with_its_budget() -> None:
