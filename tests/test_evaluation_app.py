@@ -123,6 +123,33 @@ def test_a_model_of_other_scenario_data_is_said_in_the_app(tmp_path: Path) -> No
     assert "data-allied" in view.bar.value  # shown all the same, with the warning
 
 
+def test_the_note_gives_the_error_where_the_model_said_what_the_bar_shows(tmp_path: Path) -> None:
+    """The model's error differs several-fold between where it gives one side little chance and in
+    between: under the curve the note gives the one for the band the bar is in, and follows it."""
+    from cheren.study.evaluation.calibration import Point
+    from cheren.study.evaluation.measured import measured
+
+    data = json.loads(shipped_model_path().read_text())
+    # a record (by hand, its figures consistent): off by 20 points at 40%, by 3 at 3%
+    record = measured([Point("a", 0.40, 40, 200, "a"), Point("b", 0.03, 0, 200, "b")], [1, 2], 200, "planner")
+    data["measured"] = [record.to_json()]
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(data))
+    b = Board(Game(load_scenario(), seed=1941))
+    b.evaluation = Evaluations(b, str(path))
+    view = EvaluationView(b, 400)
+    view.changed({"game"})
+    model = b.evaluation.model
+    assert model is not None and 0.1 <= model.chances(b.position).allied <= 0.9  # the set-up is in between
+    short = view.note.value.partition("<details")[0]
+    assert "where it said 10% to 90%, as here, off by 20 points (at 1 position)" in short, short
+    assert len(short) < 400
+    assert b.positions.open("cub-cub").ok  # the Allies win 2 of 200 there: the model gives them little chance
+    assert model.chances(b.position).allied < 0.095
+    view.changed({"game"})
+    assert "where it said 9% or less, as here, off by 3 points (at 1 position)" in view.note.value
+
+
 def test_a_bad_model_file_leaves_the_bar_unavailable_naming_it(tmp_path: Path) -> None:
     bad = tmp_path / "broken-model.json"
     bad.write_text("{")

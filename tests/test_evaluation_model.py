@@ -17,7 +17,7 @@ from cheren.hexes import parse_label
 from cheren.scenario import load_scenario
 from cheren.scenario.models import Side
 from cheren.study.evaluation import EvaluationUnavailable, feature_names, features, load_model
-from cheren.study.evaluation.model import shipped_model_path
+from cheren.study.evaluation.model import EvaluationModel, Provenance, shipped_model_path
 
 pytest.importorskip("lightgbm")
 
@@ -72,8 +72,6 @@ def test_features_see_what_the_enemys_next_turn_allows() -> None:
 
 
 def test_the_caption_writes_its_counts_as_a_reader_reads_them() -> None:
-    from cheren.study.evaluation.model import Provenance
-
     caption = Provenance(scenario="x", bot="planner", games=6900, positions=699588).caption()
     assert "trained on 699,588 positions of 6,900 games of the planner" in caption
     pooled = Provenance(scenario="x", bot="planner", games=22200, positions=1553795,
@@ -281,6 +279,10 @@ def test_record_keeps_a_held_out_measurement_that_the_captions_then_give(
     assert record.seeds == [34917, 34918]  # the seeds calibrate-eval printed: 34900 + 17 library places + i
     assert record.codes == [p["code"] for p in measured["points"]]
     assert record.mae == pytest.approx(measured["mae"])
+    # each position's P and Allied wins are kept, so a caption can give the error by band of P
+    assert record.chances == [p["model"] for p in measured["points"]]
+    assert record.wins == [p["wins"] for p in measured["points"]]
+    assert "By what the model said:" in printed.out and "| model P(Allied win) | positions |" in printed.out
     caption = loaded.caption()
     assert "against 3 play-outs each of the random bot at 2 positions it was never trained on" in caption
     off = "under 1 point" if record.mae < 0.005 else f"{round(record.mae * 100)} point"
@@ -357,8 +359,43 @@ def test_a_model_says_over_all_its_records_how_far_off_it_was() -> None:
     assert measured([Point("game 1", 0.55, 100, 200, "code")], [1], 200, "planner").close == 1
 
 
+def test_the_error_is_given_by_band_of_what_the_model_said() -> None:
+    """Where the model gives one side little chance it was seldom far off, in between it often was:
+    a record keeps each position's P and Allied wins, and the captions give the error in the band
+    of P shown (as the bar rounds it), over the records that keep them."""
+    from cheren.study.evaluation.calibration import Point
+    from cheren.study.evaluation.measured import Measured, accuracy, band_of, bands, by_band, measured
+
+    # under 10%: off by 0.02 and 0.04; 10% to 90%: off by 0.20 and 0.10; over 90%: off by 0.05
+    points = [Point("a", 0.02, 0, 200, "a"), Point("b", 0.06, 4, 200, "b"), Point("c", 0.50, 60, 200, "c"),
+              Point("d", 0.30, 40, 200, "d"), Point("e", 0.95, 200, 200, "e")]
+    record = measured(points, [1, 2, 3, 4, 5], 200, "planner")
+    assert record.chances == [0.02, 0.06, 0.50, 0.30, 0.95] and record.wins == [0, 4, 60, 40, 200]
+    assert [(b.words, b.positions, round(b.mae, 3)) for b in bands(record.pairs)] == [
+        ("9% or less", 2, 0.03), ("10% to 90%", 2, 0.15), ("91% or more", 1, 0.05)]
+    assert band_of([record], 0.42) == bands(record.pairs)[1]
+    assert band_of([record], 0.094) == bands(record.pairs)[0]  # shown as 9%
+    assert band_of([record], 0.096) == bands(record.pairs)[1]  # shown as 10%
+    assert by_band([record]) == ("by what it said: 9% or less, off by 3 points on average at 2; 10% to 90%, off by "
+                                 "15 points on average at 2; 91% or more, off by 5 points at 1")
+    assert accuracy([record]).endswith("within 5 points at 3 of the 5; " + by_band([record]))
+    # a record made before the figures were kept: no band is claimed for it, and the kept ones say so
+    old = Measured(200, "planner", 0.08, 3, [6, 7, 8, 9, 10])
+    assert by_band([old]) == "" and band_of([old], 0.5) is None
+    assert accuracy([old]).endswith("within 5 points at 3 of the 5")
+    assert by_band([record, old]).startswith("by what it said (at the 5 of them whose play-outs are kept): ")
+    half = Provenance(scenario="x", bot="planner", games=1, positions=1, measured=[record, old])
+    assert "(at 1 position of the 5 whose play-outs are kept)" in EvaluationModel(None, half, [], [], "m").summary(0.97)
+    assert band_of([record, old], 0.99) == bands(record.pairs)[2]
+    # a band no measured position fell in claims nothing
+    assert band_of([measured(points[:2], [1, 2], 200, "planner")], 0.5) is None
+
+
 @pytest.mark.parametrize("record", [{"positions": -1}, {"mae": 1.5}, {"close": 3}, {"seeds": ["x", 2]}, {"seeds": [1]},
-                                    {"codes": ["a"]}, "text"])
+                                    {"codes": ["a"]}, "text", {"chances": [0.5], "wins": [100]},
+                                    {"chances": [0.5, 0.66], "wins": [100, 300]},
+                                    {"chances": [0.5, 1.66], "wins": [100, 100]},
+                                    {"chances": [0.5, 0.56], "wins": [100, 100]}, {"chances": "x", "wins": []}])
 def test_a_damaged_measurement_makes_a_damaged_model_file(small_model: tuple[Path, Path], tmp_path: Path,
                                                            record: object) -> None:
     data = json.loads(small_model[0].read_text())
@@ -370,6 +407,22 @@ def test_a_damaged_measurement_makes_a_damaged_model_file(small_model: tuple[Pat
     with pytest.raises(EvaluationUnavailable, match="a damaged evaluation model") as caught:
         load_model(bad, load_scenario())
     assert str(bad) in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_measurement_whose_figures_give_its_error_loads(small_model: tuple[Path, Path], tmp_path: Path) -> None:
+    """The counterpart of the damaged ones: P and wins that give the record's mean error (0 and 0.16:
+    0.08) and its one close position load, and the captions give the bands."""
+    data = json.loads(small_model[0].read_text())
+    data["measured"] = [{"positions": 2, "playouts": 200, "bot": "planner", "mae": 0.08, "close": 1, "seeds": [1, 2],
+                         "codes": ["a", "b"], "chances": [0.5, 0.66], "wins": [100, 100]}]
+    good = tmp_path / "model.json"
+    good.write_text(json.dumps(data))
+    model = load_model(good, load_scenario())
+    assert model.provenance.measured[0].pairs == [(0.5, 0.5), (0.66, 0.5)]
+    assert "10% to 90%, off by 8 points on average at 2" in model.caption()
+    assert model.summary(0.4).endswith(
+        "; where it said 10% to 90%, as here, off by 8 points on average (at 2 positions)")
+    assert "where it said" not in model.summary(0.05) and "where it said" not in model.summary()
 
 
 def test_the_shipped_model_says_how_far_off_it_was_where_it_never_learnt() -> None:

@@ -120,16 +120,18 @@ class EvaluationView:
         if "game" not in what:
             return
         ev = self.board.evaluation
-        self.bar.value = bar_html(ev.now(), ev.unavailable, self.height)
+        now = ev.now()
+        self.bar.value = bar_html(now, ev.unavailable, self.height)
         marks = [d.number for d in ev.review.marks] if ev.review is not None else []
         self.curve.value = curve_svg(ev.curve(), marks)
         if ev.unavailable:
             self.note.value = f"<small>The evaluation is unavailable: {panels.esc(ev.unavailable)}</small>"
         else:
             warn = f"<b>{panels.esc(ev.warning)}</b><br>" if ev.warning else ""
+            summary = ev.summary(now.allied if now is not None else None)
             # one short sentence a newcomer reads; the whole provenance (some 650 characters) folded
             self.note.value = (f"<small>{warn}P(Allied win) along this line, after each action, "
-                               f"{panels.esc(ev.summary())}.<details class='cheren-eval-provenance'>"
+                               f"{panels.esc(summary)}.<details class='cheren-eval-provenance'>"
                                f"<summary>How this evaluation was made</summary><i>{panels.esc(ev.caption())}.</i>"
                                "</details></small>")
 

@@ -56,9 +56,11 @@ class Evaluations:
         m = self.model
         return m.caption() if m is not None else ""
 
-    def summary(self) -> str:
+    def summary(self, allied: float | None = None) -> str:
+        """The model's one-sentence caption; given the P(Allied win) the bar shows, with the error
+        where the model said as much."""
         m = self.model
-        return m.summary() if m is not None else ""
+        return m.summary(allied) if m is not None else ""
 
     def now(self) -> Chances | None:
         """The chances of the position on the board."""

@@ -389,6 +389,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
                 except SimulationInterrupted:
                     raise KeyboardInterrupt from None
         print(cal.table())
+        print("\nBy what the model said:\n\n" + cal.bands_table())
         seeds = [cal.seed + offset for offset in offsets]  # what cheren simulate --position needs to play them again
         where = (f"seed {seeds[0]}" if len(seeds) == 1
                  else f"seeds {min(seeds)}-{max(seeds)}: {cal.seed} + each one's place")

@@ -64,6 +64,16 @@ class Calibration:
         lines.append(f"| **mean absolute error** | | | **{self.mae:.3f}** |")
         return "\n".join(lines)
 
+    def bands_table(self) -> str:
+        """The mean absolute error by band of the model's P (:data:`.measured.BANDS`): where it gives
+        one side little chance, and in between."""
+        from cheren.study.evaluation.measured import bands
+
+        lines = ["| model P(Allied win) | positions | mean absolute error |", "|---|---|---|"]
+        lines += [f"| {b.words} | {b.positions} | {b.mae:.3f} |"
+                  for b in bands([(p.model, p.share) for p in self.points])]
+        return "\n".join(lines)
+
     def to_json(self) -> dict[str, Any]:
         return {"bot": self.bot, "playouts": self.playouts, "seed": self.seed, "mae": self.mae,
                 "points": [{"label": p.label, "model": p.model, "wins": p.wins, "games": p.games}

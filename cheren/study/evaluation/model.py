@@ -21,7 +21,15 @@ from typing import Any
 from cheren.engine.position import Position
 from cheren.scenario.compiled import Scenario
 from cheren.study.evaluation.features import feature_names, features
-from cheren.study.evaluation.measured import Measured, accuracy, pooled_error, whole_number
+from cheren.study.evaluation.measured import (
+    Measured,
+    accuracy,
+    band_of,
+    kept_pairs,
+    points_text,
+    pooled_error,
+    whole_number,
+)
 from cheren.study.evaluation.recalibration import Recalibration
 
 FORMAT = "cheren-evaluation"
@@ -117,10 +125,11 @@ class EvaluationModel:
             text += f"; {accuracy(self.provenance.measured)}"
         return text
 
-    def summary(self) -> str:
+    def summary(self, allied: float | None = None) -> str:
         """The caption in one short sentence, for the app's Evaluation panel: whose play it predicts,
         from how many games, and how far off it was where measured (the whole story stays in
-        :meth:`caption`)."""
+        :meth:`caption`); given the P(Allied win) ``allied`` it shows, how far off it was where it
+        said as much."""
         from cheren.engine.wording import counted
         from cheren.study.analysis.evaluate import bot_label
 
@@ -130,6 +139,13 @@ class EvaluationModel:
             n, off = pooled_error(p.measured)
             average = " on average" if n > 1 else ""
             text += f"; off by {off}{average} against its play-outs at {counted(n, 'position')} it never saw"
+            band = band_of(p.measured, allied) if allied is not None else None
+            if band is not None:
+                kept = len(kept_pairs(p.measured))
+                of = f" of the {kept:,} whose play-outs are kept" if kept < n else ""
+                average = " on average" if band.positions > 1 else ""
+                text += (f"; where it said {band.words}, as here, off by {points_text(band.mae)}{average} "
+                         f"(at {counted(band.positions, 'position')}{of})")
         return text
 
     def chances(self, position: Position) -> Chances:
