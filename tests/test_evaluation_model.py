@@ -383,9 +383,9 @@ def test_the_error_is_given_by_band_of_what_the_model_said() -> None:
     old = Measured(200, "planner", 0.08, 3, [6, 7, 8, 9, 10])
     assert by_band([old]) == "" and band_of([old], 0.5) is None
     assert accuracy([old]).endswith("within 5 points at 3 of the 5")
-    assert by_band([record, old]).startswith("by what it said (at the 5 of them whose play-outs are kept): ")
+    assert by_band([record, old]).startswith("by what it said (at the 5 of them recorded one by one): ")
     half = Provenance(scenario="x", bot="planner", games=1, positions=1, measured=[record, old])
-    assert "(at 1 position of the 5 whose play-outs are kept)" in EvaluationModel(None, half, [], [], "m").summary(0.97)
+    assert "(at 1 position of the 5 recorded one by one)" in EvaluationModel(None, half, [], [], "m").summary(0.97)
     assert band_of([record, old], 0.99) == bands(record.pairs)[2]
     # a band no measured position fell in claims nothing
     assert band_of([measured(points[:2], [1, 2], 200, "planner")], 0.5) is None
@@ -442,3 +442,8 @@ def test_the_shipped_model_says_how_far_off_it_was_where_it_never_learnt() -> No
                               corrected_on(model)))
         assert not library & set(record.codes)
     assert "positions it was never trained on, its P(Allied win) was off by" in model.caption()
+    # the first record was played again (session 47) and its positions' figures, which loading checks
+    # against its mean error, give the error by band
+    assert model.provenance.measured[0].positions == len(model.provenance.measured[0].chances) == 60
+    assert "9% or less, off by" in model.caption() and "10% to 90%, off by" in model.caption()
+    assert "where it said 10% to 90%, as here, off by" in model.summary(0.5)

@@ -51,6 +51,7 @@ def test_the_bar_moves_after_an_action(page: Any, voila_url: str, request: pytes
     # provenance opens on a click
     panel = page.locator(".cheren-evaluation-panel")
     assert "learned from" in panel.inner_text() and "off by" in panel.inner_text()
+    assert "where it said" in panel.inner_text() and ", as here, off by" in panel.inner_text()  # the bar's band
     folded = panel.locator("details.cheren-eval-provenance")
     assert not folded.locator("i").is_visible()
     folded.locator("summary").click()

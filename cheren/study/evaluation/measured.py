@@ -184,7 +184,7 @@ def by_band(records: Sequence[Measured]) -> str:
     parts = [f"{b.words}, off by {points_text(b.mae)}{' on average' if b.positions > 1 else ''} at {b.positions:,}"
              for b in bands(pairs)]
     n = sum(r.positions for r in records)
-    whose = "" if len(pairs) == n else f" (at the {len(pairs):,} of them whose play-outs are kept)"
+    whose = "" if len(pairs) == n else f" (at the {len(pairs):,} of them recorded one by one)"
     return f"by what it said{whose}: {'; '.join(parts)}"
 
 

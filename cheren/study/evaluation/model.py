@@ -142,7 +142,7 @@ class EvaluationModel:
             band = band_of(p.measured, allied) if allied is not None else None
             if band is not None:
                 kept = len(kept_pairs(p.measured))
-                of = f" of the {kept:,} whose play-outs are kept" if kept < n else ""
+                of = f" of the {kept:,} recorded one by one" if kept < n else ""
                 average = " on average" if band.positions > 1 else ""
                 text += (f"; where it said {band.words}, as here, off by {points_text(band.mae)}{average} "
                          f"(at {counted(band.positions, 'position')}{of})")
