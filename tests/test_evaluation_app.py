@@ -110,15 +110,22 @@ def test_the_app_opens_without_lightgbm_and_says_the_bar_is_unavailable(monkeypa
     assert "pip install" in app.evaluation.review_text.value
 
 
+def _shown_with(path: Path, data: dict[str, object] | None = None) -> tuple[Board, EvaluationView]:
+    """The set-up's board and its evaluation widgets, with the model file ``path`` (written from
+    ``data`` first when given)."""
+    if data is not None:
+        path.write_text(json.dumps(data))
+    b = Board(Game(load_scenario(), seed=1941))
+    b.evaluation = Evaluations(b, str(path))
+    view = EvaluationView(b, 400)
+    view.changed({"game"})
+    return b, view
+
+
 def test_a_model_of_other_scenario_data_is_said_in_the_app(tmp_path: Path) -> None:
     data = json.loads(shipped_model_path().read_text())
     data["scenario"] = "0000000000000000"
-    other = tmp_path / "other-model.json"
-    other.write_text(json.dumps(data))
-    b = Board(Game(load_scenario(), seed=1941))
-    b.evaluation = Evaluations(b, str(other))
-    view = EvaluationView(b, 400)
-    view.changed({"game"})
+    _, view = _shown_with(tmp_path / "other-model.json", data)
     assert "other scenario data" in view.note.value
     assert "data-allied" in view.bar.value  # shown all the same, with the warning
 
@@ -133,12 +140,7 @@ def test_the_note_gives_the_error_where_the_model_said_what_the_bar_shows(tmp_pa
     # a record (by hand, its figures consistent): off by 20 points at 40%, by 3 at 3%
     record = measured([Point("a", 0.40, 40, 200, "a"), Point("b", 0.03, 0, 200, "b")], [1, 2], 200, "planner")
     data["measured"] = [record.to_json()]
-    path = tmp_path / "model.json"
-    path.write_text(json.dumps(data))
-    b = Board(Game(load_scenario(), seed=1941))
-    b.evaluation = Evaluations(b, str(path))
-    view = EvaluationView(b, 400)
-    view.changed({"game"})
+    b, view = _shown_with(tmp_path / "model.json", data)
     model = b.evaluation.model
     assert model is not None and 0.1 <= model.chances(b.position).allied <= 0.9  # the set-up is in between
     short = view.note.value.partition("<details")[0]
@@ -153,10 +155,7 @@ def test_the_note_gives_the_error_where_the_model_said_what_the_bar_shows(tmp_pa
 def test_a_bad_model_file_leaves_the_bar_unavailable_naming_it(tmp_path: Path) -> None:
     bad = tmp_path / "broken-model.json"
     bad.write_text("{")
-    b = Board(Game(load_scenario(), seed=1941))
-    b.evaluation = Evaluations(b, str(bad))
-    view = EvaluationView(b, 400)
-    view.changed({"game"})
+    _, view = _shown_with(bad)
     assert "evaluation unavailable" in view.bar.value and "broken-model.json" in view.note.value
 
 
