@@ -84,7 +84,7 @@ class Measured:
         if not chances and not wins:
             return self
         if len(chances) != self.positions or len(wins) != self.positions:
-            raise ValueError("a measurement's chances or wins are not one a position")
+            raise ValueError("a measurement's chances or wins are not one for each position")
         if any(isinstance(p, bool) or not isinstance(p, int | float) or not 0.0 <= p <= 1.0 for p in chances):
             raise ValueError("a measurement's chances are not numbers from 0 to 1")
         won = [whole_number(w, "a measurement's wins") for w in wins]
