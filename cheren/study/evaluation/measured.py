@@ -150,8 +150,9 @@ class Band:
 
 
 def shown(p: float) -> int:
-    """P as the bar shows it, in whole percent."""
-    return int(f"{p * 100:.0f}")
+    """P as the bar shows it, in whole percent: by the bar's own format, so that a P on a band's edge
+    falls in the band of the number the reader sees."""
+    return int(f"{p:.0%}".removesuffix("%"))
 
 
 def bands(pairs: Sequence[tuple[float, float]]) -> list[Band]:
